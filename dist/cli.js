@@ -95,8 +95,8 @@ var require_zero_pad = __commonJS({
     }
     function zeros(n) {
       var out = "";
-      var i;
-      for (i = 0; i < n; i++) {
+      var i2;
+      for (i2 = 0; i2 < n; i2++) {
         out += "0";
       }
       return out;
@@ -132,7 +132,7 @@ var require_format_integer = __commonJS({
     function formatInteger(token) {
       var base;
       var out;
-      var i;
+      var i2;
       switch (token.specifier) {
         case "b":
           base = 2;
@@ -152,25 +152,25 @@ var require_format_integer = __commonJS({
           break;
       }
       out = token.arg;
-      i = parseInt(out, 10);
-      if (!isFinite(i)) {
+      i2 = parseInt(out, 10);
+      if (!isFinite(i2)) {
         if (!isNumber(out)) {
           throw new Error("invalid integer. Value: " + out);
         }
-        i = 0;
+        i2 = 0;
       }
-      if (i < 0 && (token.specifier === "u" || base !== 10)) {
-        i = 4294967295 + i + 1;
+      if (i2 < 0 && (token.specifier === "u" || base !== 10)) {
+        i2 = 4294967295 + i2 + 1;
       }
-      if (i < 0) {
-        out = (-i).toString(base);
+      if (i2 < 0) {
+        out = (-i2).toString(base);
         if (token.precision) {
           out = zeroPad(out, token.precision, token.padRight);
         }
         out = "-" + out;
       } else {
-        out = i.toString(base);
-        if (!i && !token.precision) {
+        out = i2.toString(base);
+        if (!i2 && !token.precision) {
           out = "";
         } else if (token.precision) {
           out = zeroPad(out, token.precision, token.padRight);
@@ -276,8 +276,8 @@ var require_space_pad = __commonJS({
     "use strict";
     function spaces(n) {
       var out = "";
-      var i;
-      for (i = 0; i < n; i++) {
+      var i2;
+      for (i2 = 0; i2 < n; i2++) {
         out += " ";
       }
       return out;
@@ -305,7 +305,7 @@ var require_main = __commonJS({
     var spacePad = require_space_pad();
     var zeroPad = require_zero_pad();
     var fromCharCode = String.fromCharCode;
-    var isArray = Array.isArray;
+    var isArray2 = Array.isArray;
     function isnan(value) {
       return value !== value;
     }
@@ -327,22 +327,22 @@ var require_main = __commonJS({
       var out;
       var pos;
       var f;
-      var i;
+      var i2;
       var j;
-      if (!isArray(tokens)) {
+      if (!isArray2(tokens)) {
         throw new TypeError("invalid argument. First argument must be an array. Value: `" + tokens + "`.");
       }
       out = "";
       pos = 1;
-      for (i = 0; i < tokens.length; i++) {
-        token = tokens[i];
+      for (i2 = 0; i2 < tokens.length; i2++) {
+        token = tokens[i2];
         if (isString(token)) {
           out += token;
         } else {
           hasPeriod = token.precision !== void 0;
           token = initialize(token);
           if (!token.specifier) {
-            throw new TypeError("invalid argument. Token is missing `specifier` property. Index: `" + i + "`. Value: `" + token + "`.");
+            throw new TypeError("invalid argument. Token is missing `specifier` property. Index: `" + i2 + "`. Value: `" + token + "`.");
           }
           if (token.mapping) {
             pos = token.mapping;
@@ -476,7 +476,7 @@ var require_main2 = __commonJS({
   "node_modules/@stdlib/string-base-format-tokenize/lib/main.js"(exports, module) {
     "use strict";
     var RE = /%(?:([1-9]\d*)\$)?([0 +\-#]*)(\*|\d+)?(?:(\.)(\*|\d+)?)?[hlL]?([%A-Za-z])/g;
-    function parse3(match) {
+    function parse6(match) {
       var token = {
         "mapping": match[1] ? parseInt(match[1], 10) : void 0,
         "flags": match[2],
@@ -505,7 +505,7 @@ var require_main2 = __commonJS({
         if (match[6] === "%") {
           tokens.push("%");
         } else {
-          tokens.push(parse3(match));
+          tokens.push(parse6(match));
         }
         prev = RE.lastIndex;
         match = RE.exec(str);
@@ -549,13 +549,13 @@ var require_main3 = __commonJS({
     var isString = require_is_string2();
     function format(str) {
       var args;
-      var i;
+      var i2;
       if (!isString(str)) {
         throw new TypeError(format("invalid argument. First argument must be a string. Value: `%s`.", str));
       }
       args = [tokenize(str)];
-      for (i = 1; i < arguments.length; i++) {
-        args.push(arguments[i]);
+      for (i2 = 1; i2 < arguments.length; i2++) {
+        args.push(arguments[i2]);
       }
       return interpolate.apply(null, args);
     }
@@ -1550,10 +1550,10 @@ var require_assign = __commonJS({
     var UINT32_VIEW = new Uint32Array2(FLOAT64_VIEW.buffer);
     var HIGH = indices.HIGH;
     var LOW = indices.LOW;
-    function toWords(x, out, stride, offset) {
+    function toWords(x, out, stride, offset2) {
       FLOAT64_VIEW[0] = x;
-      out[offset] = UINT32_VIEW[HIGH];
-      out[offset + stride] = UINT32_VIEW[LOW];
+      out[offset2] = UINT32_VIEW[HIGH];
+      out[offset2 + stride] = UINT32_VIEW[LOW];
       return out;
     }
     module.exports = toWords;
@@ -1749,19 +1749,19 @@ var require_assign2 = __commonJS({
     var isnan = require_lib6();
     var abs = require_lib46();
     var SCALAR = 4503599627370496;
-    function normalize2(x, out, stride, offset) {
+    function normalize2(x, out, stride, offset2) {
       if (isnan(x) || isInfinite(x)) {
-        out[offset] = x;
-        out[offset + stride] = 0;
+        out[offset2] = x;
+        out[offset2 + stride] = 0;
         return out;
       }
       if (x !== 0 && abs(x) < FLOAT64_SMALLEST_NORMAL) {
-        out[offset] = x * SCALAR;
-        out[offset + stride] = -52;
+        out[offset2] = x * SCALAR;
+        out[offset2 + stride] = -52;
         return out;
       }
-      out[offset] = x;
-      out[offset + stride] = 0;
+      out[offset2] = x;
+      out[offset2 + stride] = 0;
       return out;
     }
     module.exports = normalize2;
@@ -2510,7 +2510,7 @@ var require_main45 = __commonJS({
       var k;
       var R;
       var f;
-      var i;
+      var i2;
       var j;
       var s;
       var w;
@@ -2533,9 +2533,9 @@ var require_main45 = __commonJS({
       }
       k += (hx >> 20) - BIAS | 0;
       hx &= HIGH_SIGNIFICAND_MASK;
-      i = hx + 614244 & 1048576 | 0;
-      x = setHighWord(x, hx | i ^ HIGH_BIASED_EXP_0);
-      k += i >> 20 | 0;
+      i2 = hx + 614244 & 1048576 | 0;
+      x = setHighWord(x, hx | i2 ^ HIGH_BIASED_EXP_0);
+      k += i2 >> 20 | 0;
       f = x - 1;
       if ((HIGH_SIGNIFICAND_MASK & 2 + hx) < 3) {
         if (f === 0) {
@@ -2552,14 +2552,14 @@ var require_main45 = __commonJS({
       }
       s = f / (2 + f);
       z2 = s * s;
-      i = hx - 398458 | 0;
+      i2 = hx - 398458 | 0;
       w = z2 * z2;
       j = 440401 - hx | 0;
       t1 = w * polyvalP(w);
       t2 = z2 * polyvalQ(w);
-      i |= j;
+      i2 |= j;
       R = t2 + t1;
-      if (i > 0) {
+      if (i2 > 0) {
         hfsq = 0.5 * f * f;
         if (k === 0) {
           return f - (hfsq - s * (hfsq + R));
@@ -3055,8 +3055,8 @@ var require_lib67 = __commonJS({
 var require_tostring2 = __commonJS({
   "node_modules/@stdlib/assert-is-boolean/lib/tostring.js"(exports, module) {
     "use strict";
-    var toString = Boolean.prototype.toString;
-    module.exports = toString;
+    var toString2 = Boolean.prototype.toString;
+    module.exports = toString2;
   }
 });
 
@@ -3064,10 +3064,10 @@ var require_tostring2 = __commonJS({
 var require_try2serialize = __commonJS({
   "node_modules/@stdlib/assert-is-boolean/lib/try2serialize.js"(exports, module) {
     "use strict";
-    var toString = require_tostring2();
+    var toString2 = require_tostring2();
     function test(value) {
       try {
-        toString.call(value);
+        toString2.call(value);
         return true;
       } catch (err) {
         return false;
@@ -3304,13 +3304,13 @@ var require_main56 = __commonJS({
     "use strict";
     var nativeClass = require_lib24();
     var f;
-    function isArray(value) {
+    function isArray2(value) {
       return nativeClass(value) === "[object Array]";
     }
     if (Array.isArray) {
       f = Array.isArray;
     } else {
-      f = isArray;
+      f = isArray2;
     }
     module.exports = f;
   }
@@ -3329,7 +3329,7 @@ var require_lib71 = __commonJS({
 var require_main57 = __commonJS({
   "node_modules/@stdlib/assert-tools-array-function/lib/main.js"(exports, module) {
     "use strict";
-    var isArray = require_lib71();
+    var isArray2 = require_lib71();
     var format = require_lib3();
     function arrayfcn(predicate) {
       if (typeof predicate !== "function") {
@@ -3338,16 +3338,16 @@ var require_main57 = __commonJS({
       return every;
       function every(value) {
         var len;
-        var i;
-        if (!isArray(value)) {
+        var i2;
+        if (!isArray2(value)) {
           return false;
         }
         len = value.length;
         if (len === 0) {
           return false;
         }
-        for (i = 0; i < len; i++) {
-          if (predicate(value[i]) === false) {
+        for (i2 = 0; i2 < len; i2++) {
+          if (predicate(value[i2]) === false) {
             return false;
           }
         }
@@ -3570,10 +3570,10 @@ var require_main64 = __commonJS({
         var args;
         var out;
         var key5;
-        var i;
+        var i2;
         args = new Array(arguments.length);
-        for (i = 0; i < arguments.length; i++) {
-          args[i] = arguments[i];
+        for (i2 = 0; i2 < arguments.length; i2++) {
+          args[i2] = arguments[i2];
         }
         key5 = toKey(args).toString();
         if (hasOwnProp(cache2, key5)) {
@@ -3636,7 +3636,7 @@ var require_main65 = __commonJS({
     function cdf2(x, n) {
       var mlim;
       var pui;
-      var i;
+      var i2;
       var p;
       if (isnan(x) || !isPositiveInteger(n) || !isfinite(n)) {
         return NaN;
@@ -3651,8 +3651,8 @@ var require_main65 = __commonJS({
       }
       pui = exp(-n * LN2);
       p = 0;
-      for (i = 0; i <= x; i++) {
-        p += weights(i, n) * pui;
+      for (i2 = 0; i2 <= x; i2++) {
+        p += weights(i2, n) * pui;
       }
       return p;
     }
@@ -3682,7 +3682,7 @@ var require_factory5 = __commonJS({
       mlim = n * (n + 1) / 2;
       return cdf2;
       function cdf2(x) {
-        var i;
+        var i2;
         var p;
         if (isnan(x)) {
           return NaN;
@@ -3695,8 +3695,8 @@ var require_factory5 = __commonJS({
           return 1;
         }
         p = 0;
-        for (i = 0; i <= x; i++) {
-          p += weights(i, n) * pui;
+        for (i2 = 0; i2 <= x; i2++) {
+          p += weights(i2, n) * pui;
         }
         return p;
       }
@@ -3928,29 +3928,29 @@ var require_polyfills = __commonJS({
         })(fs.rename);
       }
       fs.read = typeof fs.read !== "function" ? fs.read : (function(fs$read) {
-        function read(fd, buffer, offset, length, position, callback_) {
+        function read(fd, buffer, offset2, length, position, callback_) {
           var callback;
           if (callback_ && typeof callback_ === "function") {
             var eagCounter = 0;
             callback = function(er, _, __) {
               if (er && er.code === "EAGAIN" && eagCounter < 10) {
                 eagCounter++;
-                return fs$read.call(fs, fd, buffer, offset, length, position, callback);
+                return fs$read.call(fs, fd, buffer, offset2, length, position, callback);
               }
               callback_.apply(this, arguments);
             };
           }
-          return fs$read.call(fs, fd, buffer, offset, length, position, callback);
+          return fs$read.call(fs, fd, buffer, offset2, length, position, callback);
         }
         if (Object.setPrototypeOf) Object.setPrototypeOf(read, fs$read);
         return read;
       })(fs.read);
       fs.readSync = typeof fs.readSync !== "function" ? fs.readSync : /* @__PURE__ */ (function(fs$readSync) {
-        return function(fd, buffer, offset, length, position) {
+        return function(fd, buffer, offset2, length, position) {
           var eagCounter = 0;
           while (true) {
             try {
-              return fs$readSync.call(fs, fd, buffer, offset, length, position);
+              return fs$readSync.call(fs, fd, buffer, offset2, length, position);
             } catch (er) {
               if (er.code === "EAGAIN" && eagCounter < 10) {
                 eagCounter++;
@@ -4002,25 +4002,25 @@ var require_polyfills = __commonJS({
       }
       function patchLutimes(fs2) {
         if (constants2.hasOwnProperty("O_SYMLINK") && fs2.futimes) {
-          fs2.lutimes = function(path, at, mt, cb) {
+          fs2.lutimes = function(path, at2, mt, cb) {
             fs2.open(path, constants2.O_SYMLINK, function(er, fd) {
               if (er) {
                 if (cb) cb(er);
                 return;
               }
-              fs2.futimes(fd, at, mt, function(er2) {
+              fs2.futimes(fd, at2, mt, function(er2) {
                 fs2.close(fd, function(er22) {
                   if (cb) cb(er2 || er22);
                 });
               });
             });
           };
-          fs2.lutimesSync = function(path, at, mt) {
+          fs2.lutimesSync = function(path, at2, mt) {
             var fd = fs2.openSync(path, constants2.O_SYMLINK);
             var ret;
             var threw = true;
             try {
-              ret = fs2.futimesSync(fd, at, mt);
+              ret = fs2.futimesSync(fd, at2, mt);
               threw = false;
             } finally {
               if (threw) {
@@ -4346,14 +4346,14 @@ var require_graceful_fs = __commonJS({
       }
       var fs$writeFile = fs2.writeFile;
       fs2.writeFile = writeFile2;
-      function writeFile2(path, data, options2, cb) {
+      function writeFile2(path, data2, options2, cb) {
         if (typeof options2 === "function")
           cb = options2, options2 = null;
-        return go$writeFile(path, data, options2, cb);
-        function go$writeFile(path2, data2, options3, cb2, startTime) {
-          return fs$writeFile(path2, data2, options3, function(err) {
+        return go$writeFile(path, data2, options2, cb);
+        function go$writeFile(path2, data3, options3, cb2, startTime) {
+          return fs$writeFile(path2, data3, options3, function(err) {
             if (err && (err.code === "EMFILE" || err.code === "ENFILE"))
-              enqueue([go$writeFile, [path2, data2, options3, cb2], err, startTime || Date.now(), Date.now()]);
+              enqueue([go$writeFile, [path2, data3, options3, cb2], err, startTime || Date.now(), Date.now()]);
             else {
               if (typeof cb2 === "function")
                 cb2.apply(this, arguments);
@@ -4364,14 +4364,14 @@ var require_graceful_fs = __commonJS({
       var fs$appendFile = fs2.appendFile;
       if (fs$appendFile)
         fs2.appendFile = appendFile;
-      function appendFile(path, data, options2, cb) {
+      function appendFile(path, data2, options2, cb) {
         if (typeof options2 === "function")
           cb = options2, options2 = null;
-        return go$appendFile(path, data, options2, cb);
-        function go$appendFile(path2, data2, options3, cb2, startTime) {
-          return fs$appendFile(path2, data2, options3, function(err) {
+        return go$appendFile(path, data2, options2, cb);
+        function go$appendFile(path2, data3, options3, cb2, startTime) {
+          return fs$appendFile(path2, data3, options3, function(err) {
             if (err && (err.code === "EMFILE" || err.code === "ENFILE"))
-              enqueue([go$appendFile, [path2, data2, options3, cb2], err, startTime || Date.now(), Date.now()]);
+              enqueue([go$appendFile, [path2, data3, options3, cb2], err, startTime || Date.now(), Date.now()]);
             else {
               if (typeof cb2 === "function")
                 cb2.apply(this, arguments);
@@ -4568,10 +4568,10 @@ var require_graceful_fs = __commonJS({
     var retryTimer;
     function resetQueue() {
       var now2 = Date.now();
-      for (var i = 0; i < fs[gracefulQueue].length; ++i) {
-        if (fs[gracefulQueue][i].length > 2) {
-          fs[gracefulQueue][i][3] = now2;
-          fs[gracefulQueue][i][4] = now2;
+      for (var i2 = 0; i2 < fs[gracefulQueue].length; ++i2) {
+        if (fs[gracefulQueue][i2].length > 2) {
+          fs[gracefulQueue][i2][3] = now2;
+          fs[gracefulQueue][i2][4] = now2;
         }
       }
       retry();
@@ -4729,8 +4729,8 @@ var require_retry_operation = __commonJS({
       var counts = {};
       var mainError = null;
       var mainErrorCount = 0;
-      for (var i = 0; i < this._errors.length; i++) {
-        var error62 = this._errors[i];
+      for (var i2 = 0; i2 < this._errors.length; i2++) {
+        var error62 = this._errors[i2];
         var message = error62.message;
         var count = (counts[message] || 0) + 1;
         counts[message] = count;
@@ -4774,11 +4774,11 @@ var require_retry = __commonJS({
         throw new Error("minTimeout is greater than maxTimeout");
       }
       var timeouts = [];
-      for (var i = 0; i < opts.retries; i++) {
-        timeouts.push(this.createTimeout(i, opts));
+      for (var i2 = 0; i2 < opts.retries; i2++) {
+        timeouts.push(this.createTimeout(i2, opts));
       }
       if (options2 && options2.forever && !timeouts.length) {
-        timeouts.push(this.createTimeout(i, opts));
+        timeouts.push(this.createTimeout(i2, opts));
       }
       timeouts.sort(function(a, b) {
         return a - b;
@@ -4804,8 +4804,8 @@ var require_retry = __commonJS({
           }
         }
       }
-      for (var i = 0; i < methods.length; i++) {
-        var method = methods[i];
+      for (var i2 = 0; i2 < methods.length; i2++) {
+        var method = methods[i2];
         var original = obj[method];
         obj[method] = function retryWrapper(original2) {
           var op = exports.operation(options2);
@@ -5414,8 +5414,8 @@ var require_proper_lockfile = __commonJS({
 });
 
 // src/cli.ts
-import { readFileSync as readFileSync26, realpathSync as realpathSync3 } from "node:fs";
-import { join as join48 } from "node:path";
+import { readFileSync as readFileSync28, realpathSync as realpathSync3 } from "node:fs";
+import { join as join49 } from "node:path";
 import { fileURLToPath as fileURLToPath3 } from "node:url";
 import { parseArgs } from "node:util";
 
@@ -5436,11 +5436,11 @@ function packageRoot() {
 var defaultSpecPath = () => join(packageRoot(), "spec", "bench-spec.json");
 
 // src/cli/site-server.ts
-import { execFileSync as execFileSync3 } from "node:child_process";
-import { existsSync as existsSync6, mkdtempSync, readFileSync as readFileSync7, realpathSync, statSync } from "node:fs";
+import { execFileSync as execFileSync4 } from "node:child_process";
+import { existsSync as existsSync9, mkdtempSync as mkdtempSync3, readFileSync as readFileSync10, realpathSync, statSync as statSync3 } from "node:fs";
 import { createServer } from "node:http";
-import { tmpdir } from "node:os";
-import { extname, join as join9, relative as relative2, resolve as resolve3, sep as sep2 } from "node:path";
+import { tmpdir as tmpdir2 } from "node:os";
+import { extname, join as join13, relative as relative3, resolve as resolve3, sep as sep2 } from "node:path";
 
 // src/child/env.ts
 var DROPPED_PREFIXES = ["INPUT_", "ACTIONS_RUNTIME_", "ACTIONS_ID_TOKEN_REQUEST_"];
@@ -5552,12 +5552,12 @@ function gitIn(cwd, identity = DEFAULT_IDENTITY, auth) {
 }
 
 // src/history/publish.ts
-import { execFileSync } from "node:child_process";
-import { existsSync as existsSync4 } from "node:fs";
-import { join as join8 } from "node:path";
+import { execFileSync as execFileSync2 } from "node:child_process";
+import { existsSync as existsSync7 } from "node:fs";
+import { join as join12 } from "node:path";
 
 // src/history/derive.ts
-import { createHash } from "node:crypto";
+import { createHash as createHash2 } from "node:crypto";
 
 // src/spec/platform.ts
 var OS = /* @__PURE__ */ new Map([
@@ -5591,8 +5591,8 @@ function sortKeys(_key, v) {
   if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
   const keys2 = Object.keys(v);
   let sorted2 = true;
-  for (let i = 1; i < keys2.length; i++) {
-    if (keys2[i - 1] > keys2[i]) {
+  for (let i2 = 1; i2 < keys2.length; i2++) {
+    if (keys2[i2 - 1] > keys2[i2]) {
       sorted2 = false;
       break;
     }
@@ -6454,8 +6454,8 @@ function promiseAllObject(promisesObj) {
   const promises = keys2.map((key5) => promisesObj[key5]);
   return Promise.all(promises).then((results) => {
     const resolvedObj = {};
-    for (let i = 0; i < keys2.length; i++) {
-      resolvedObj[keys2[i]] = results[i];
+    for (let i2 = 0; i2 < keys2.length; i2++) {
+      resolvedObj[keys2[i2]] = results[i2];
     }
     return resolvedObj;
   });
@@ -6463,7 +6463,7 @@ function promiseAllObject(promisesObj) {
 function randomString(length = 10) {
   const chars = "abcdefghijklmnopqrstuvwxyz";
   let str = "";
-  for (let i = 0; i < length; i++) {
+  for (let i2 = 0; i2 < length; i2++) {
     str += chars[Math.floor(Math.random() * chars.length)];
   }
   return str;
@@ -6476,8 +6476,8 @@ function slugify(input2) {
 }
 var captureStackTrace = "captureStackTrace" in Error ? Error.captureStackTrace : (..._args) => {
 };
-function isObject(data) {
-  return typeof data === "object" && data !== null && !Array.isArray(data);
+function isObject(data2) {
+  return typeof data2 === "object" && data2 !== null && !Array.isArray(data2);
 }
 var allowsEval = /* @__PURE__ */ cached(() => {
   if (globalConfig.jitless) {
@@ -6521,24 +6521,24 @@ function shallowClone(o) {
     return new Set(o);
   return o;
 }
-function numKeys(data) {
+function numKeys(data2) {
   let keyCount = 0;
-  for (const key5 in data) {
-    if (Object.prototype.hasOwnProperty.call(data, key5)) {
+  for (const key5 in data2) {
+    if (Object.prototype.hasOwnProperty.call(data2, key5)) {
       keyCount++;
     }
   }
   return keyCount;
 }
-var getParsedType = (data) => {
-  const t = typeof data;
+var getParsedType = (data2) => {
+  const t = typeof data2;
   switch (t) {
     case "undefined":
       return "undefined";
     case "string":
       return "string";
     case "number":
-      return Number.isNaN(data) ? "nan" : "number";
+      return Number.isNaN(data2) ? "nan" : "number";
     case "boolean":
       return "boolean";
     case "function":
@@ -6548,25 +6548,25 @@ var getParsedType = (data) => {
     case "symbol":
       return "symbol";
     case "object":
-      if (Array.isArray(data)) {
+      if (Array.isArray(data2)) {
         return "array";
       }
-      if (data === null) {
+      if (data2 === null) {
         return "null";
       }
-      if (data.then && typeof data.then === "function" && data.catch && typeof data.catch === "function") {
+      if (data2.then && typeof data2.then === "function" && data2.catch && typeof data2.catch === "function") {
         return "promise";
       }
-      if (typeof Map !== "undefined" && data instanceof Map) {
+      if (typeof Map !== "undefined" && data2 instanceof Map) {
         return "map";
       }
-      if (typeof Set !== "undefined" && data instanceof Set) {
+      if (typeof Set !== "undefined" && data2 instanceof Set) {
         return "set";
       }
-      if (typeof Date !== "undefined" && data instanceof Date) {
+      if (typeof Date !== "undefined" && data2 instanceof Date) {
         return "date";
       }
-      if (typeof File !== "undefined" && data instanceof File) {
+      if (typeof File !== "undefined" && data2 instanceof File) {
         return "file";
       }
       return "object";
@@ -6770,8 +6770,8 @@ function required(Class2, schema, mask) {
 function aborted(x, startIndex = 0) {
   if (x.aborted === true)
     return true;
-  for (let i = startIndex; i < x.issues.length; i++) {
-    if (x.issues[i]?.continue !== true) {
+  for (let i2 = startIndex; i2 < x.issues.length; i2++) {
+    if (x.issues[i2]?.continue !== true) {
       return true;
     }
   }
@@ -6780,8 +6780,8 @@ function aborted(x, startIndex = 0) {
 function explicitlyAborted(x, startIndex = 0) {
   if (x.aborted === true)
     return true;
-  for (let i = startIndex; i < x.issues.length; i++) {
-    if (x.issues[i]?.continue === false) {
+  for (let i2 = startIndex; i2 < x.issues.length; i2++) {
+    if (x.issues[i2]?.continue === false) {
       return true;
     }
   }
@@ -6812,8 +6812,8 @@ function sizeCaps(defChecks) {
 }
 function attachSchema(issues, start, inst) {
   var _a3;
-  for (let i = start; i < issues.length; i++) {
-    (_a3 = issues[i]).schema ?? (_a3.schema = inst);
+  for (let i2 = start; i2 < issues.length; i2++) {
+    (_a3 = issues[i2]).schema ?? (_a3.schema = inst);
   }
 }
 function finalizeIssue(iss, ctx, config2) {
@@ -6855,10 +6855,10 @@ function codePointLength(str) {
   if (!highSurrogate.test(str))
     return units;
   let count = units;
-  for (let i = 0; i < units - 1; i++) {
-    if ((str.charCodeAt(i) & 64512) === 55296 && (str.charCodeAt(i + 1) & 64512) === 56320) {
+  for (let i2 = 0; i2 < units - 1; i2++) {
+    if ((str.charCodeAt(i2) & 64512) === 55296 && (str.charCodeAt(i2 + 1) & 64512) === 56320) {
       count--;
-      i++;
+      i2++;
     }
   }
   return count;
@@ -6870,20 +6870,20 @@ function getLengthableOrigin(input2) {
     return "string";
   return "unknown";
 }
-function parsedType(data) {
-  const t = typeof data;
+function parsedType(data2) {
+  const t = typeof data2;
   switch (t) {
     case "number": {
-      return Number.isNaN(data) ? "nan" : "number";
+      return Number.isNaN(data2) ? "nan" : "number";
     }
     case "object": {
-      if (data === null) {
+      if (data2 === null) {
         return "null";
       }
-      if (Array.isArray(data)) {
+      if (Array.isArray(data2)) {
         return "array";
       }
-      const obj = data;
+      const obj = data2;
       if (obj && Object.getPrototypeOf(obj) !== Object.prototype && "constructor" in obj && obj.constructor) {
         return obj.constructor.name;
       }
@@ -6911,15 +6911,15 @@ function cleanEnum(obj) {
 function base64ToUint8Array(base643) {
   const binaryString = atob(base643);
   const bytes2 = new Uint8Array(binaryString.length);
-  for (let i = 0; i < binaryString.length; i++) {
-    bytes2[i] = binaryString.charCodeAt(i);
+  for (let i2 = 0; i2 < binaryString.length; i2++) {
+    bytes2[i2] = binaryString.charCodeAt(i2);
   }
   return bytes2;
 }
 function uint8ArrayToBase64(bytes2) {
   let binaryString = "";
-  for (let i = 0; i < bytes2.length; i++) {
-    binaryString += String.fromCharCode(bytes2[i]);
+  for (let i2 = 0; i2 < bytes2.length; i2++) {
+    binaryString += String.fromCharCode(bytes2[i2]);
   }
   return btoa(binaryString);
 }
@@ -6937,8 +6937,8 @@ function hexToUint8Array(hex6) {
     throw new Error("Invalid hex string length");
   }
   const bytes2 = new Uint8Array(cleanHex.length / 2);
-  for (let i = 0; i < cleanHex.length; i += 2) {
-    bytes2[i / 2] = Number.parseInt(cleanHex.slice(i, i + 2), 16);
+  for (let i2 = 0; i2 < cleanHex.length; i2 += 2) {
+    bytes2[i2 / 2] = Number.parseInt(cleanHex.slice(i2, i2 + 2), 16);
   }
   return bytes2;
 }
@@ -7149,9 +7149,9 @@ function $constructor(name2, initializer3, proto, params) {
       }
       inst._zod.deferred = void 0;
     }
-    const pp = globalThis.__zod_globalConfig?.postProcessor;
-    if (pp)
-      pp(inst);
+    const pp2 = globalThis.__zod_globalConfig?.postProcessor;
+    if (pp2)
+      pp2(inst);
     return inst;
   }
   Object.defineProperty(_, "init", { value: init });
@@ -7267,14 +7267,14 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
           let curr = fieldErrors;
-          let i = 0;
-          while (i < fullpath.length) {
-            const el = fullpath[i];
-            const terminal = i === fullpath.length - 1;
+          let i2 = 0;
+          while (i2 < fullpath.length) {
+            const el = fullpath[i2];
+            const terminal = i2 === fullpath.length - 1;
             if (el === "_errors") {
               if (terminal)
                 curr._errors.push(mapper(issue2));
-              i++;
+              i2++;
               continue;
             }
             if (!Object.prototype.hasOwnProperty.call(curr, el)) {
@@ -7290,7 +7290,7 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
               node2._errors.push(mapper(issue2));
             }
             curr = node2;
-            i++;
+            i2++;
           }
         }
       }
@@ -7317,10 +7317,10 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
           continue;
         }
         let curr = result2;
-        let i = 0;
-        while (i < fullpath.length) {
-          const el = fullpath[i];
-          const terminal = i === fullpath.length - 1;
+        let i2 = 0;
+        while (i2 < fullpath.length) {
+          const el = fullpath[i2];
+          const terminal = i2 === fullpath.length - 1;
           if (typeof el === "string") {
             curr.properties ?? (curr.properties = {});
             if (!Object.prototype.hasOwnProperty.call(curr.properties, el)) {
@@ -7340,7 +7340,7 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
           if (terminal) {
             curr.errors.push(mapper(issue2));
           }
-          i++;
+          i2++;
         }
       }
     }
@@ -7485,18 +7485,18 @@ var validateAsync = async (schema, value, _ctx) => {
   return result2.issues.length === 0;
 };
 var _encode = (_Err) => {
-  const parse3 = _parse(_Err);
+  const parse6 = _parse(_Err);
   const fn = (schema, value, _ctx, _params) => {
     const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-    return parse3(schema, value, ctx, finalizeParams(fn, _params));
+    return parse6(schema, value, ctx, finalizeParams(fn, _params));
   };
   return fn;
 };
 var encode = /* @__PURE__ */ _encode($ZodRealError);
 var _decode = (_Err) => {
-  const parse3 = _parse(_Err);
+  const parse6 = _parse(_Err);
   const fn = (schema, value, _ctx, _params) => {
-    return parse3(schema, value, _ctx, finalizeParams(fn, _params));
+    return parse6(schema, value, _ctx, finalizeParams(fn, _params));
   };
   return fn;
 };
@@ -7617,10 +7617,10 @@ function nanoidOfLength(length) {
 var duration = /^P(?:(\d+W)|(?!.*W)(?=\d|T\d)(\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+([.,]\d+)?S)?)?)$/;
 var extendedDuration = /^[-+]?P(?!$)(?:(?:[-+]?\d+Y)|(?:[-+]?\d+[.,]\d+Y$))?(?:(?:[-+]?\d+M)|(?:[-+]?\d+[.,]\d+M$))?(?:(?:[-+]?\d+W)|(?:[-+]?\d+[.,]\d+W$))?(?:(?:[-+]?\d+D)|(?:[-+]?\d+[.,]\d+D$))?(?:T(?=[\d+-])(?:(?:[-+]?\d+H)|(?:[-+]?\d+[.,]\d+H$))?(?:(?:[-+]?\d+M)|(?:[-+]?\d+[.,]\d+M$))?(?:[-+]?\d+(?:[.,]\d+)?S)?)??$/;
 var guid = /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
-var uuid = (version3) => {
-  if (!version3)
+var uuid = (version4) => {
+  if (!version4)
     return /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;
-  return new RegExp(`^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-${version3}[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12})$`);
+  return new RegExp(`^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-${version4}[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12})$`);
 };
 var uuid4 = /* @__PURE__ */ uuid(4);
 var uuid6 = /* @__PURE__ */ uuid(6);
@@ -8635,15 +8635,15 @@ var $ZodCIDRv6 = /* @__PURE__ */ $constructor("$ZodCIDRv6", (inst, def) => {
     }
   };
 });
-function isValidBase64(data) {
-  if (data === "")
+function isValidBase64(data2) {
+  if (data2 === "")
     return true;
-  if (/\s/.test(data))
+  if (/\s/.test(data2))
     return false;
-  if (data.length % 4 !== 0)
+  if (data2.length % 4 !== 0)
     return false;
   try {
-    atob(data);
+    atob(data2);
     return true;
   } catch {
     return false;
@@ -8666,10 +8666,10 @@ var $ZodBase64 = /* @__PURE__ */ $constructor("$ZodBase64", (inst, def) => {
   };
 });
 var base64urlCharset = /^[A-Za-z0-9_-]*$/;
-function isValidBase64URL(data) {
-  if (!base64urlCharset.test(data))
+function isValidBase64URL(data2) {
+  if (!base64urlCharset.test(data2))
     return false;
-  const base643 = data.replace(/[-_]/g, (c) => c === "-" ? "+" : "/");
+  const base643 = data2.replace(/[-_]/g, (c) => c === "-" ? "+" : "/");
   const padded = base643.padEnd(Math.ceil(base643.length / 4) * 4, "=");
   return isValidBase64(padded);
 }
@@ -8727,12 +8727,12 @@ var $ZodCreditCard = /* @__PURE__ */ $constructor("$ZodCreditCard", (inst, def) 
 function isIso7064Mod97(iban3) {
   let remainder = 0;
   const len = iban3.length;
-  for (let i = 4; i < len; i++) {
-    const code = iban3.charCodeAt(i);
+  for (let i2 = 4; i2 < len; i2++) {
+    const code = iban3.charCodeAt(i2);
     remainder = (code >= 65 ? remainder * 100 + (code - 55) : remainder * 10 + (code - 48)) % 97;
   }
-  for (let i = 0; i < 4; i++) {
-    const code = iban3.charCodeAt(i);
+  for (let i2 = 0; i2 < 4; i2++) {
+    const code = iban3.charCodeAt(i2);
     remainder = (code >= 65 ? remainder * 100 + (code - 55) : remainder * 10 + (code - 48)) % 97;
   }
   return remainder === 1;
@@ -8991,7 +8991,7 @@ function capSize(inst, size) {
   if (!caps.length)
     return;
   const cap = Math.min(...caps.map((c) => c[0]));
-  const parse3 = inst._zod.parse;
+  const parse6 = inst._zod.parse;
   inst._zod.parse = (payload, ctx) => {
     const n = size(payload.value);
     if (n > cap && !ctx?.skipChecks && ctx?.direction !== "backward") {
@@ -9005,7 +9005,7 @@ function capSize(inst, size) {
         }
       }
     }
-    return parse3(payload, ctx);
+    return parse6(payload, ctx);
   };
 }
 var arraySize = (input2) => Array.isArray(input2) ? input2.length : -1;
@@ -9035,16 +9035,16 @@ var $ZodArray = /* @__PURE__ */ $constructor("$ZodArray", (inst, def) => {
     payload.value = memo2 ? memo2.alloc(inst, payload, Array(input2.length), ctx) : Array(input2.length);
     const proms = [];
     const abortEarly = ctx?.abortEarly;
-    for (let i = 0; i < input2.length; i++) {
-      const item = input2[i];
+    for (let i2 = 0; i2 < input2.length; i2++) {
+      const item = input2[i2];
       const result2 = def.element._zod.run({
         value: item,
         issues: []
       }, ctx);
       if (result2 instanceof Promise) {
-        proms.push(result2.then((result3) => handleArrayResult(result3, payload, i)));
+        proms.push(result2.then((result3) => handleArrayResult(result3, payload, i2)));
       } else {
-        handleArrayResult(result2, payload, i);
+        handleArrayResult(result2, payload, i2);
         if (abortEarly && result2.issues.length !== 0 && aborted(result2))
           break;
       }
@@ -9429,9 +9429,9 @@ var $ZodUnion = /* @__PURE__ */ $constructor("$ZodUnion", (inst, def) => {
 });
 function handleExclusiveUnionResults(results, final, inst, ctx) {
   const matches = [];
-  for (let i = 0; i < results.length; i++) {
-    if (results[i].issues.length === 0)
-      matches.push(i);
+  for (let i2 = 0; i2 < results.length; i2++) {
+    if (results[i2].issues.length === 0)
+      matches.push(i2);
   }
   if (matches.length === 1) {
     final.value = results[matches[0]].value;
@@ -9541,10 +9541,10 @@ var $ZodDiscriminatedUnion = /* @__PURE__ */ $constructor("$ZodDiscriminatedUnio
       propValues[zod.def.discriminator]?.delete(void 0);
     return propValues;
   });
-  def.options.forEach((option, i) => {
+  def.options.forEach((option, i2) => {
     const propShape = rawShape(option._zod.def);
     if (propShape && !Object.prototype.hasOwnProperty.call(propShape, def.discriminator)) {
-      throw new Error(`Invalid discriminated union option at index "${i}"`);
+      throw new Error(`Invalid discriminated union option at index "${i2}"`);
     }
   });
   const disc = cached(() => discriminatorMap(def));
@@ -9740,20 +9740,20 @@ var $ZodTuple = /* @__PURE__ */ $constructor("$ZodTuple", (inst, def) => {
     const itemResults = new Array(items.length);
     const abortEarly = def.rest ? ctx?.abortEarly : void 0;
     let itemAborted = false;
-    for (let i = 0; i < items.length; i++) {
-      const r = items[i]._zod.run({ value: input2[i], issues: [] }, ctx);
+    for (let i2 = 0; i2 < items.length; i2++) {
+      const r = items[i2]._zod.run({ value: input2[i2], issues: [] }, ctx);
       if (r instanceof Promise) {
         proms.push(r.then((rr) => {
-          itemResults[i] = rr;
+          itemResults[i2] = rr;
         }));
       } else {
-        itemResults[i] = r;
+        itemResults[i2] = r;
         if (abortEarly && !itemAborted && r.issues.length)
           itemAborted = aborted(r);
       }
     }
     if (def.rest && !itemAborted) {
-      let i = items.length - 1;
+      let i2 = items.length - 1;
       const rest = input2.slice(items.length);
       let seen = payload.issues.length;
       for (const el of rest) {
@@ -9762,12 +9762,12 @@ var $ZodTuple = /* @__PURE__ */ $constructor("$ZodTuple", (inst, def) => {
             break;
           seen = payload.issues.length;
         }
-        i++;
+        i2++;
         const result2 = def.rest._zod.run({ value: el, issues: [] }, ctx);
         if (result2 instanceof Promise) {
-          proms.push(result2.then((r) => handleTupleResult(r, payload, i)));
+          proms.push(result2.then((r) => handleTupleResult(r, payload, i2)));
         } else {
-          handleTupleResult(result2, payload, i);
+          handleTupleResult(result2, payload, i2);
         }
       }
     }
@@ -9778,10 +9778,10 @@ var $ZodTuple = /* @__PURE__ */ $constructor("$ZodTuple", (inst, def) => {
   };
 });
 function getTupleOptStart(items, key5) {
-  for (let i = items.length - 1; i >= 0; i--) {
-    const omittable = key5 === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
+  for (let i2 = items.length - 1; i2 >= 0; i2--) {
+    const omittable = key5 === "optin" ? items[i2]._zod.optin !== void 0 : items[i2]._zod.optout === "optional";
     if (!omittable)
-      return i + 1;
+      return i2 + 1;
   }
   return 0;
 }
@@ -9792,25 +9792,25 @@ function handleTupleResult(result2, final, index) {
   final.value[index] = result2.value;
 }
 function handleTupleResults(itemResults, final, items, input2, optoutStart) {
-  for (let i = 0; i < items.length; i++) {
-    const r = itemResults[i];
-    const isPresent = i < input2.length;
-    if (!isPresent && i >= optoutStart && items[i]._zod.optin === "optional") {
-      final.value.length = i;
+  for (let i2 = 0; i2 < items.length; i2++) {
+    const r = itemResults[i2];
+    const isPresent = i2 < input2.length;
+    if (!isPresent && i2 >= optoutStart && items[i2]._zod.optin === "optional") {
+      final.value.length = i2;
       break;
     }
     if (r.issues.length) {
-      if (!isPresent && i >= optoutStart) {
-        final.value.length = i;
+      if (!isPresent && i2 >= optoutStart) {
+        final.value.length = i2;
         break;
       }
-      final.issues.push(...prefixIssues(i, r.issues));
+      final.issues.push(...prefixIssues(i2, r.issues));
     }
-    final.value[i] = r.value;
+    final.value[i2] = r.value;
   }
-  for (let i = final.value.length - 1; i >= input2.length; i--) {
-    if (items[i]._zod.optout === "optional" && final.value[i] === void 0) {
-      final.value.length = i;
+  for (let i2 = final.value.length - 1; i2 >= input2.length; i2--) {
+    if (items[i2]._zod.optout === "optional" && final.value[i2] === void 0) {
+      final.value.length = i2;
     } else {
       break;
     }
@@ -10486,10 +10486,10 @@ function partPattern(schema) {
   const own2 = schema._zod.pattern?.source;
   const inner = def.innerType ?? schema._zod.innerType;
   if (inner) {
-    const before = inner._zod.pattern?.source;
+    const before2 = inner._zod.pattern?.source;
     const after = partPattern(inner);
-    if (own2 && before && after && after !== before) {
-      return own2.replace(cleanRegex(before), () => cleanRegex(after));
+    if (own2 && before2 && after && after !== before2) {
+      return own2.replace(cleanRegex(before2), () => cleanRegex(after));
     }
     return own2;
   }
@@ -10845,15 +10845,15 @@ function bucketFor(state, inst) {
 var handoff;
 var open = [];
 var memo = {
-  alloc(_inst, payload, empty) {
+  alloc(_inst, payload, empty2) {
     const bucket = handoff;
     if (!bucket)
-      return empty;
+      return empty2;
     handoff = void 0;
-    const entry = { value: empty, issues: null };
+    const entry = { value: empty2, issues: null };
     bucket.set(payload.value, entry);
     open.push(entry);
-    return empty;
+    return empty2;
   },
   guard(inst) {
     var _a3;
@@ -18640,22 +18640,22 @@ function installCompiledUserMethods(target, source2, parser) {
   const sourceAny = source2;
   if (typeof sourceAny.safeParse === "function") {
     const originalSafeParse = sourceAny.safeParse;
-    targetAny.safeParse = (data, params) => {
-      const out = parser(data);
+    targetAny.safeParse = (data2, params) => {
+      const out = parser(data2);
       if (out !== INVALID) {
         return { success: true, data: out };
       }
-      return originalSafeParse(data, params);
+      return originalSafeParse(data2, params);
     };
   }
   if (typeof sourceAny.parse === "function") {
     const originalParse = sourceAny.parse;
-    targetAny.parse = (data, params) => {
-      const out = parser(data);
+    targetAny.parse = (data2, params) => {
+      const out = parser(data2);
       if (out !== INVALID) {
         return out;
       }
-      return originalParse(data, params);
+      return originalParse(data2, params);
     };
   }
 }
@@ -19737,22 +19737,22 @@ function generateTupleCheck(doc, ctx, schema, accessor) {
   }
   const outputVar = newVar(ctx);
   doc.write(`const ${outputVar} = [];`);
-  for (let i = 0; i < items.length; i++) {
-    const itemSchema = items[i];
-    if (i >= optoutStart) {
-      doc.write(`if (${outputVar}.length === ${i}) {`);
+  for (let i2 = 0; i2 < items.length; i2++) {
+    const itemSchema = items[i2];
+    if (i2 >= optoutStart) {
+      doc.write(`if (${outputVar}.length === ${i2}) {`);
       doc.indented((d) => {
-        d.write(`if (${i} < ${accessor}.length) {`);
+        d.write(`if (${i2} < ${accessor}.length) {`);
         d.indented((d2) => {
           const elemVar = newVar(ctx);
-          d2.write(`const ${elemVar} = ${accessor}[${i}];`);
+          d2.write(`const ${elemVar} = ${accessor}[${i2}];`);
           const elemOutput = compileChild(d2, ctx, itemSchema, elemVar);
-          d2.write(`${outputVar}[${i}] = ${elemOutput};`);
+          d2.write(`${outputVar}[${i2}] = ${elemOutput};`);
         });
         d.write(`} else {`);
         d.indented((d2) => {
           if (dropsWhenAbsent(itemSchema)) {
-            d2.write(`${outputVar}.length = ${i};`);
+            d2.write(`${outputVar}.length = ${i2};`);
             return;
           }
           const elemVar = newVar(ctx);
@@ -19764,17 +19764,17 @@ function generateTupleCheck(doc, ctx, schema, accessor) {
             d3.write(`return ${elemOutput};`);
           });
           d2.write(`})();`);
-          d2.write(`if (${branchVar} === INVALID || ${branchVar} === undefined) ${outputVar}.length = ${i};`);
-          d2.write(`else ${outputVar}[${i}] = ${branchVar};`);
+          d2.write(`if (${branchVar} === INVALID || ${branchVar} === undefined) ${outputVar}.length = ${i2};`);
+          d2.write(`else ${outputVar}[${i2}] = ${branchVar};`);
         });
         d.write(`}`);
       });
       doc.write(`}`);
     } else {
       const elemVar = newVar(ctx);
-      doc.write(`const ${elemVar} = ${accessor}[${i}];`);
+      doc.write(`const ${elemVar} = ${accessor}[${i2}];`);
       const elemOutput = compileChild(doc, ctx, itemSchema, elemVar);
-      doc.write(`${outputVar}[${i}] = ${elemOutput};`);
+      doc.write(`${outputVar}[${i2}] = ${elemOutput};`);
     }
   }
   if (rest) {
@@ -19791,10 +19791,10 @@ function generateTupleCheck(doc, ctx, schema, accessor) {
   return outputVar;
 }
 function getTupleOptStart2(items, key5) {
-  for (let i = items.length - 1; i >= 0; i--) {
-    const omittable = key5 === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
+  for (let i2 = items.length - 1; i2 >= 0; i2--) {
+    const omittable = key5 === "optin" ? items[i2]._zod.optin !== void 0 : items[i2]._zod.optout === "optional";
     if (!omittable)
-      return i + 1;
+      return i2 + 1;
   }
   return 0;
 }
@@ -19823,9 +19823,9 @@ function generateUnionCheck(doc, ctx, schema, accessor) {
   }
   const outputVar = newVar(ctx);
   doc.write(`let ${outputVar};`);
-  for (let i = 0; i < options2.length; i++) {
-    const opt = options2[i];
-    if (i === 0) {
+  for (let i2 = 0; i2 < options2.length; i2++) {
+    const opt = options2[i2];
+    if (i2 === 0) {
       doc.write(`${outputVar} = (() => {`);
     } else {
       doc.write(`if (${outputVar} === INVALID) ${outputVar} = (() => {`);
@@ -20849,10 +20849,10 @@ function _properties(shape, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _mime(types, params) {
+function _mime(types2, params) {
   return new $ZodCheckMimeType({
     check: "mime_type",
-    mime: types,
+    mime: types2,
     ...normalizeParams(params)
   });
 }
@@ -21188,12 +21188,12 @@ function _stringbool(Classes, _params) {
     in: stringSchema,
     out: booleanSchema,
     transform: ((input2, payload) => {
-      let data = input2;
+      let data2 = input2;
       if (params.case !== "sensitive")
-        data = data.toLowerCase();
-      if (truthySet.has(data)) {
+        data2 = data2.toLowerCase();
+      if (truthySet.has(data2)) {
         return true;
-      } else if (falsySet.has(data)) {
+      } else if (falsySet.has(data2)) {
         return false;
       } else {
         payload.issues.push({
@@ -21384,7 +21384,7 @@ function extractDefs(ctx, schema) {
       return;
     }
     const seen = entry[1];
-    const { ref, defId } = makeURI(entry);
+    const { ref: ref2, defId } = makeURI(entry);
     seen.def = { ...seen.schema };
     if (defId)
       seen.defId = defId;
@@ -21392,7 +21392,7 @@ function extractDefs(ctx, schema) {
     for (const key5 in schema2) {
       delete schema2[key5];
     }
-    schema2.$ref = ref;
+    schema2.$ref = ref2;
   };
   if (ctx.cycles === "throw") {
     for (const entry of ctx.seen.entries()) {
@@ -21439,7 +21439,7 @@ function compactTypeUnion(schema) {
   const options2 = schema.anyOf;
   if (!Array.isArray(options2) || options2.length === 0 || schema.type !== void 0)
     return;
-  const types = [];
+  const types2 = [];
   for (const option of options2) {
     if (!option || typeof option !== "object")
       return;
@@ -21451,12 +21451,12 @@ function compactTypeUnion(schema) {
     for (const member of Array.isArray(type) ? type : [type]) {
       if (typeof member !== "string")
         return;
-      if (!types.includes(member))
-        types.push(member);
+      if (!types2.includes(member))
+        types2.push(member);
     }
   }
   delete schema.anyOf;
-  schema.type = types.length === 1 ? types[0] : types;
+  schema.type = types2.length === 1 ? types2[0] : types2;
 }
 var FOLDABLE_KEYS = /* @__PURE__ */ new Set(["type", "properties", "required", "additionalProperties"]);
 var UNION_KEYS = ["oneOf", "anyOf"];
@@ -21553,11 +21553,11 @@ function finalize(ctx, schema) {
       return;
     const schema2 = seen.def ?? seen.schema;
     const _cached = { ...schema2 };
-    const ref = seen.ref;
+    const ref2 = seen.ref;
     seen.ref = null;
-    if (ref) {
-      flattenRef(ref);
-      const refSeen = ctx.seen.get(ref);
+    if (ref2) {
+      flattenRef(ref2);
+      const refSeen = ctx.seen.get(ref2);
       const refSchema = refSeen.schema;
       if (refSchema.$ref && (ctx.target === "draft-07" || ctx.target === "draft-04" || ctx.target === "openapi-3.0")) {
         schema2.allOf = schema2.allOf ?? [];
@@ -21566,7 +21566,7 @@ function finalize(ctx, schema) {
         assignProps(schema2, refSchema);
       }
       assignProps(schema2, _cached);
-      const isParentRef = zodSchema._zod.parent === ref;
+      const isParentRef = zodSchema._zod.parent === ref2;
       if (isParentRef) {
         for (const key5 in schema2) {
           if (key5 === "$ref" || key5 === "allOf")
@@ -21587,7 +21587,7 @@ function finalize(ctx, schema) {
       }
     }
     const parent = zodSchema._zod.parent;
-    if (parent && parent !== ref) {
+    if (parent && parent !== ref2) {
       flattenRef(parent);
       const parentSeen = ctx.seen.get(parent);
       if (parentSeen?.schema.$ref) {
@@ -21832,8 +21832,8 @@ var contributors = {
 function aggregateChecks(schema) {
   const agg = {};
   const def = schema._zod.def;
-  const list2 = schema._zod.traits.has("$ZodCheck") ? [schema, ...def.checks ?? []] : def.checks ?? [];
-  for (const ch of list2)
+  const list3 = schema._zod.traits.has("$ZodCheck") ? [schema, ...def.checks ?? []] : def.checks ?? [];
+  for (const ch of list3)
     contributors[ch._zod.def.check]?.(agg, ch._zod.def);
   const bag = schema._zod.bag;
   if (bag.minimum !== void 0)
@@ -22144,9 +22144,9 @@ var objectProcessor = (schema, ctx, _json, params) => {
 var unionProcessor = (schema, ctx, json3, params) => {
   const def = schema._zod.def;
   const isExclusive = def.inclusive === false;
-  const options2 = def.options.map((x, i) => processSchema(x, ctx, {
+  const options2 = def.options.map((x, i2) => processSchema(x, ctx, {
     ...params,
-    path: [...params.path, isExclusive ? "oneOf" : "anyOf", i]
+    path: [...params.path, isExclusive ? "oneOf" : "anyOf", i2]
   }));
   if (isExclusive) {
     json3.oneOf = options2;
@@ -22178,9 +22178,9 @@ var tupleProcessor = (schema, ctx, _json, params) => {
   json3.type = "array";
   const prefixPath = ctx.target === "draft-2020-12" ? "prefixItems" : "items";
   const restPath = ctx.target === "draft-2020-12" ? "items" : ctx.target === "openapi-3.0" ? "items" : "additionalItems";
-  const prefixItems = def.items.map((x, i) => processSchema(x, ctx, {
+  const prefixItems = def.items.map((x, i2) => processSchema(x, ctx, {
     ...params,
-    path: [...params.path, prefixPath, i]
+    path: [...params.path, prefixPath, i2]
   }));
   const rest = def.rest ? processSchema(def.rest, ctx, {
     ...params,
@@ -22252,11 +22252,11 @@ function stringifyKeyNames(bySchema, json3, visited) {
     if (!Array.isArray(branches))
       continue;
     const mapped = branches.map((branch) => stringifyKeyNames(bySchema, branch, visited));
-    if (mapped.some((branch, i) => branch !== branches[i]))
+    if (mapped.some((branch, i2) => branch !== branches[i2]))
       json3 = { ...json3, [keyword]: mapped };
   }
-  const types = Array.isArray(json3.type) ? json3.type : [json3.type];
-  const numericType = !types.includes("string") && types.some((t) => t === "number" || t === "integer");
+  const types2 = Array.isArray(json3.type) ? json3.type : [json3.type];
+  const numericType = !types2.includes("string") && types2.some((t) => t === "number" || t === "integer");
   const values = json3.enum ?? (json3.const !== void 0 ? [json3.const] : void 0);
   if (!numericType && !values?.some((v) => typeof v === "number"))
     return json3;
@@ -22269,7 +22269,7 @@ function stringifyKeyNames(bySchema, json3, visited) {
     return rest;
   rest.type = "string";
   if (!values)
-    rest.pattern = (types.includes("number") ? number : integer).source;
+    rest.pattern = (types2.includes("number") ? number : integer).source;
   return rest;
 }
 var pendingRecords = /* @__PURE__ */ new WeakMap();
@@ -22996,17 +22996,17 @@ var ZodType = /* @__PURE__ */ $constructor("ZodType", (inst, def) => {
   set "~standard"(value) {
     util_exports.own(this, "~standard", value);
   },
-  parse: function _parse2(data, params) {
-    return parse2(this, data, params, { callee: _parse2 });
+  parse: function _parse2(data2, params) {
+    return parse2(this, data2, params, { callee: _parse2 });
   },
-  parseAsync: async function _parseAsync2(data, params) {
-    return await parseAsync2(this, data, params, { callee: _parseAsync2 });
+  parseAsync: async function _parseAsync2(data2, params) {
+    return await parseAsync2(this, data2, params, { callee: _parseAsync2 });
   },
-  safeParse(data, params) {
-    return safeParse2(this, data, params);
+  safeParse(data2, params) {
+    return safeParse2(this, data2, params);
   },
-  async safeParseAsync(data, params) {
-    return safeParseAsync2(this, data, params);
+  async safeParseAsync(data2, params) {
+    return safeParseAsync2(this, data2, params);
   },
   // `spa` is an alias: same function object as `safeParseAsync`, as before.
   get spa() {
@@ -23015,35 +23015,35 @@ var ZodType = /* @__PURE__ */ $constructor("ZodType", (inst, def) => {
   set spa(value) {
     util_exports.own(this, "spa", value);
   },
-  validate(data, params) {
-    return validate(this, data, params);
+  validate(data2, params) {
+    return validate(this, data2, params);
   },
-  validateAsync(data, params) {
-    return validateAsync(this, data, params);
+  validateAsync(data2, params) {
+    return validateAsync(this, data2, params);
   },
-  encode: function _encode2(data, params) {
-    return encode2(this, data, params, { callee: _encode2 });
+  encode: function _encode2(data2, params) {
+    return encode2(this, data2, params, { callee: _encode2 });
   },
-  decode: function _decode2(data, params) {
-    return decode2(this, data, params, { callee: _decode2 });
+  decode: function _decode2(data2, params) {
+    return decode2(this, data2, params, { callee: _decode2 });
   },
-  encodeAsync: async function _encodeAsync2(data, params) {
-    return await encodeAsync2(this, data, params, { callee: _encodeAsync2 });
+  encodeAsync: async function _encodeAsync2(data2, params) {
+    return await encodeAsync2(this, data2, params, { callee: _encodeAsync2 });
   },
-  decodeAsync: async function _decodeAsync2(data, params) {
-    return await decodeAsync2(this, data, params, { callee: _decodeAsync2 });
+  decodeAsync: async function _decodeAsync2(data2, params) {
+    return await decodeAsync2(this, data2, params, { callee: _decodeAsync2 });
   },
-  safeEncode(data, params) {
-    return safeEncode2(this, data, params);
+  safeEncode(data2, params) {
+    return safeEncode2(this, data2, params);
   },
-  safeDecode(data, params) {
-    return safeDecode2(this, data, params);
+  safeDecode(data2, params) {
+    return safeDecode2(this, data2, params);
   },
-  async safeEncodeAsync(data, params) {
-    return safeEncodeAsync2(this, data, params);
+  async safeEncodeAsync(data2, params) {
+    return safeEncodeAsync2(this, data2, params);
   },
-  async safeDecodeAsync(data, params) {
-    return safeDecodeAsync2(this, data, params);
+  async safeDecodeAsync(data2, params) {
+    return safeDecodeAsync2(this, data2, params);
   },
   toJSONSchema(params) {
     return createToJSONSchemaMethod(this, {})(params);
@@ -24002,7 +24002,7 @@ var ZodFile = /* @__PURE__ */ $constructor("ZodFile", (inst, def) => {
   inst._zod.processJSONSchema = (ctx, json3, params) => fileProcessor(inst, ctx, json3, params);
   inst.min = (size, params) => inst.check(_minSize(size, params));
   inst.max = (size, params) => inst.check(_maxSize(size, params));
-  inst.mime = (types, params) => inst.check(_mime(Array.isArray(types) ? types : [types], params));
+  inst.mime = (types2, params) => inst.check(_mime(Array.isArray(types2) ? types2 : [types2], params));
 });
 function file(params) {
   return _file(ZodFile, params);
@@ -24301,7 +24301,7 @@ function _instanceof(cls2, params = {}) {
   const inst = new ZodInstanceOf({
     type: "custom",
     check: "custom",
-    fn: (data) => data instanceof cls2,
+    fn: (data2) => data2 instanceof cls2,
     abort: true,
     ...util_exports.normalizeParams(params)
   });
@@ -24485,11 +24485,11 @@ function applyMinItems(items, minItems) {
 function decodeJSONPointerSegment(segment) {
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
 }
-function resolveRef(ref, ctx) {
-  if (!ref.startsWith("#")) {
+function resolveRef(ref2, ctx) {
+  if (!ref2.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path = ref.slice(1).split("/").filter(Boolean);
+  const path = ref2.slice(1).split("/").filter(Boolean);
   if (path.length === 0) {
     return ctx.rootSchema;
   }
@@ -24497,11 +24497,11 @@ function resolveRef(ref, ctx) {
   if (path[0] === defsKey) {
     const key5 = path[1] === void 0 ? void 0 : decodeJSONPointerSegment(path[1]);
     if (!key5 || !ctx.defs[key5]) {
-      throw new Error(`Reference not found: ${ref}`);
+      throw new Error(`Reference not found: ${ref2}`);
     }
     return ctx.defs[key5];
   }
-  throw new Error(`Reference not found: ${ref}`);
+  throw new Error(`Reference not found: ${ref2}`);
 }
 function checkObjectGuards(objectSchema, guards) {
   const guard = z.transform((value) => value).check((payload) => {
@@ -24639,20 +24639,20 @@ function checkArrayGuards(arraySchema, guards) {
       return;
     if (guards.uniqueItems === true) {
       const firstSeen = /* @__PURE__ */ new Map();
-      for (let i = 0; i < items.length; i++) {
-        const key5 = canonicalKey(items[i], /* @__PURE__ */ new Set());
+      for (let i2 = 0; i2 < items.length; i2++) {
+        const key5 = canonicalKey(items[i2], /* @__PURE__ */ new Set());
         if (key5 === null)
           continue;
         const first2 = firstSeen.get(key5);
         if (first2 === void 0) {
-          firstSeen.set(key5, i);
+          firstSeen.set(key5, i2);
           continue;
         }
         payload.issues.push({
           code: "custom",
-          message: `Array items must be unique: element at index ${i} duplicates the one at index ${first2}`,
+          message: `Array items must be unique: element at index ${i2} duplicates the one at index ${first2}`,
           input: items,
-          path: [i],
+          path: [i2],
           continue: true
         });
       }
@@ -24908,8 +24908,8 @@ function convertBaseSchema(schema, ctx) {
           zodSchema = schemasToIntersect[0];
         } else {
           let result2 = z.intersection(schemasToIntersect[0], schemasToIntersect[1]);
-          for (let i = 2; i < schemasToIntersect.length; i++) {
-            result2 = z.intersection(result2, schemasToIntersect[i]);
+          for (let i2 = 2; i2 < schemasToIntersect.length; i2++) {
+            result2 = z.intersection(result2, schemasToIntersect[i2]);
           }
           zodSchema = result2;
         }
@@ -25040,8 +25040,8 @@ function convertSchema(schema, ctx) {
     } else {
       let result2 = hasExplicitType ? baseSchema : convertSchema(schema.allOf[0], ctx);
       const startIdx = hasExplicitType ? 0 : 1;
-      for (let i = startIdx; i < schema.allOf.length; i++) {
-        result2 = z.intersection(result2, convertSchema(schema.allOf[i], ctx));
+      for (let i2 = startIdx; i2 < schema.allOf.length; i2++) {
+        result2 = z.intersection(result2, convertSchema(schema.allOf[i2], ctx));
       }
       baseSchema = result2;
     }
@@ -25109,10 +25109,10 @@ function fromJSONSchema(schema, params) {
   } catch {
     throw new Error("fromJSONSchema input is not valid JSON (possibly cyclic); use $defs/$ref for recursive schemas");
   }
-  const version3 = detectVersion(normalized, params?.defaultTarget);
+  const version4 = detectVersion(normalized, params?.defaultTarget);
   const defs = normalized.$defs || normalized.definitions || {};
   const ctx = {
-    version: version3,
+    version: version4,
     defs,
     refs: /* @__PURE__ */ new Map(),
     processing: /* @__PURE__ */ new Set(),
@@ -25347,8 +25347,8 @@ function date4(params) {
 // src/spec/schema.ts
 var RUNNERS = ["js", "go", "rs"];
 var RunnerSchema = external_exports.enum(RUNNERS);
-var PROFILES = ["quick", "full"];
-var ProfileSchema = external_exports.enum(PROFILES);
+var RUN_SIZES = ["quick", "full"];
+var RunSizeSchema = external_exports.enum(RUN_SIZES);
 var KindSchema = external_exports.enum(["cpu", "net"]);
 var hex3 = (bytes2) => external_exports.string().regex(bytes2 ? new RegExp(`^[0-9a-f]{${bytes2 * 2}}$`) : /^[0-9a-f]+$/, "lowercase hex without 0x");
 var TEXT_CAPS = {
@@ -25363,7 +25363,7 @@ var TEXT_CAPS = {
   /** A skip reason or a case's error message (a stack's first lines, a node's answer). */
   message: 8e3
 };
-var capped = (max2) => external_exports.string().max(max2, { error: (i) => `${typeof i.input === "string" ? i.input.length : "?"} characters, more than the ${max2} a real run writes` });
+var capped = (max2) => external_exports.string().max(max2, { error: (i2) => `${typeof i2.input === "string" ? i2.input.length : "?"} characters, more than the ${max2} a real run writes` });
 var ParamValueSchema = external_exports.union([external_exports.number(), capped(TEXT_CAPS.value), external_exports.boolean()]);
 var ParamValuesSchema = external_exports.record(capped(TEXT_CAPS.name), ParamValueSchema);
 var STRATEGIES = ["NONE", "DATA", "PROX", "RACE"];
@@ -25406,7 +25406,7 @@ var SpecCaseSchema = external_exports.object({
     /** Another case whose digest of the same input must be equal (a net reference and the offline root). */
     same_as: external_exports.string().optional()
   }).nullable(),
-  iters: external_exports.partialRecord(ProfileSchema, external_exports.number().int().positive()).optional(),
+  iters: external_exports.partialRecord(RunSizeSchema, external_exports.number().int().positive()).optional(),
   /**
    * Known digest disagreements of this case, one per FINDINGS.md entry: the report shows a
    * disagreement of exactly these runners as known, with the link; any other still stands out.
@@ -25426,14 +25426,14 @@ var SpecCaseSchema = external_exports.object({
   if (!c.id.startsWith(`${c.kind}.`)) {
     ctx.addIssue({ code: "custom", path: ["kind"], message: `kind "${c.kind}" does not match the id prefix of ${c.id}` });
   }
-  for (const profile2 of PROFILES) {
-    c.params[profile2].forEach((p, i) => {
+  for (const profile2 of RUN_SIZES) {
+    c.params[profile2].forEach((p, i2) => {
       const scaled = new Set(Object.values(p.per_runner ?? {}).flatMap((v) => Object.keys(v ?? {})));
       for (const key5 of scaled) {
         if (c.digest && !(key5 in (p.digest_with ?? {}))) {
           ctx.addIssue({
             code: "custom",
-            path: ["params", profile2, i, "digest_with"],
+            path: ["params", profile2, i2, "digest_with"],
             message: `per_runner scales "${key5}" but digest_with does not fix it`
           });
         }
@@ -25442,13 +25442,13 @@ var SpecCaseSchema = external_exports.object({
         if (option in p && !cases.includes(c.id))
           ctx.addIssue({
             code: "custom",
-            path: ["params", profile2, i, option],
+            path: ["params", profile2, i2, option],
             message: `"${option}" is a param of ${cases.join(", ")} only: no runner reads it in ${c.id}`
           });
       }
       for (const name2 of [...c.work.ops, ...c.work.bytes ?? []]) {
         if (typeof p[name2] !== "number") {
-          ctx.addIssue({ code: "custom", path: ["params", profile2, i, name2], message: `work names "${name2}" but the param has no number by that name` });
+          ctx.addIssue({ code: "custom", path: ["params", profile2, i2, name2], message: `work names "${name2}" but the param has no number by that name` });
         }
       }
     });
@@ -25476,25 +25476,25 @@ var SpecSchema = external_exports.object({
 }).superRefine((s, ctx) => {
   const groups = new Set(s.groups.map((g) => g.id));
   const seen = /* @__PURE__ */ new Set();
-  s.cases.forEach((c, i) => {
-    if (seen.has(c.id)) ctx.addIssue({ code: "custom", path: ["cases", i, "id"], message: `duplicate case id ${c.id}` });
+  s.cases.forEach((c, i2) => {
+    if (seen.has(c.id)) ctx.addIssue({ code: "custom", path: ["cases", i2, "id"], message: `duplicate case id ${c.id}` });
     seen.add(c.id);
-    if (!groups.has(c.group)) ctx.addIssue({ code: "custom", path: ["cases", i, "group"], message: `unknown group "${c.group}"` });
+    if (!groups.has(c.group)) ctx.addIssue({ code: "custom", path: ["cases", i2, "group"], message: `unknown group "${c.group}"` });
   });
   const former = /* @__PURE__ */ new Map();
-  s.cases.forEach((c, i) => {
+  s.cases.forEach((c, i2) => {
     (c.formerly ?? []).forEach((old, j) => {
-      const path = ["cases", i, "formerly", j];
+      const path = ["cases", i2, "formerly", j];
       if (seen.has(old)) ctx.addIssue({ code: "custom", path, message: `"${old}" is a current case id; remove it from formerly of ${c.id}` });
       else if (former.has(old))
         ctx.addIssue({ code: "custom", path, message: `"${old}" is already a former id of ${former.get(old)}; a former id names one case` });
       former.set(old, c.id);
     });
   });
-  s.cases.forEach((c, i) => {
+  s.cases.forEach((c, i2) => {
     const other = c.digest?.same_as;
     if (other !== void 0 && !s.cases.some((o) => o.id === other && o.digest)) {
-      ctx.addIssue({ code: "custom", path: ["cases", i, "digest", "same_as"], message: `"${other}" is not a case with a digest` });
+      ctx.addIssue({ code: "custom", path: ["cases", i2, "digest", "same_as"], message: `"${other}" is not a case with a digest` });
     }
   });
 });
@@ -25552,7 +25552,7 @@ var ResultSchema = external_exports.object({
   runner: RunnerSchema,
   client: ClientSchema,
   bee: external_exports.object({ url: capped(TEXT_CAPS.value), version: capped(TEXT_CAPS.short) }).nullable(),
-  spec: external_exports.object({ hash: hex3(32), profile: ProfileSchema }),
+  spec: external_exports.object({ hash: hex3(32), profile: RunSizeSchema }),
   host: HostSchema,
   started_at: external_exports.iso.datetime({ offset: true }),
   finished_at: external_exports.iso.datetime({ offset: true }).nullable(),
@@ -25576,6 +25576,6405 @@ function timeOf(iso2) {
   return Date.parse(iso2);
 }
 
+// src/spec/measure.ts
+var MEASURES = ["wall", "instructions", "allocations", "cycles"];
+var MeasureKindSchema = external_exports.enum(MEASURES);
+var MeasureSchema = external_exports.string().transform(
+  (text4) => text4.split(",").map((s) => s.trim()).flatMap((s) => s === "both" ? ["wall", "instructions"] : [s])
+).pipe(external_exports.array(MeasureKindSchema).min(1)).transform((kinds) => MEASURES.filter((k) => kinds.includes(k)));
+var DEFAULT_MEASURE = ["wall"];
+var measuresWall = (m) => m.includes("wall");
+var measuresInstructions = (m) => m.includes("instructions");
+var DETERMINISTIC = ["instructions", "allocations", "cycles"];
+var isDeterministic = (k) => k !== "wall";
+var WALL_KIND = "wall";
+
+// src/spec/suggest.ts
+function editDistance(a, b) {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i2 = 1; i2 <= a.length; i2++) {
+    const cur = [i2];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i2 - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
+}
+function closest(typed, candidates) {
+  const prefix = candidates.filter((c) => typed.startsWith(c) || c.startsWith(typed)).sort((a, b) => Math.abs(a.length - typed.length) - Math.abs(b.length - typed.length));
+  if (prefix.length > 0 && typed.length >= 3) return prefix[0];
+  let best;
+  for (const c of candidates) {
+    const d = editDistance(typed, c);
+    if (!best || d < best.d) best = { name: c, d };
+  }
+  return best && best.d <= Math.max(2, Math.floor(typed.length / 3)) ? best.name : void 0;
+}
+
+// src/spec/select.ts
+function globToRegExp(glob) {
+  const body = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
+  return new RegExp(`^${body}$`);
+}
+var SelectionError = class extends Error {
+  name = "SelectionError";
+};
+function selectCases(spec, globs) {
+  if (globs.length === 0) return [...spec.cases];
+  const patterns = globs.map((g) => ({ glob: g, re: globToRegExp(g) }));
+  const matches = (c, re) => re.test(c.id);
+  const formerlyMatches = (c, re) => (c.formerly ?? []).some((old) => re.test(old));
+  const picked = patterns.map((p) => ({
+    ...p,
+    test: spec.cases.some((c) => matches(c, p.re)) ? matches : formerlyMatches
+  }));
+  for (const p of picked) {
+    if (!spec.cases.some((c) => p.test(c, p.re))) throw new SelectionError(noMatch(spec, p.glob));
+  }
+  return spec.cases.filter((c) => picked.some((p) => p.test(c, p.re)));
+}
+function noMatch(spec, glob) {
+  const head2 = `case glob "${glob}" matches no case in the spec`;
+  if (!/[*?]/.test(glob)) {
+    const prefix = glob.endsWith(".") ? glob : `${glob}.`;
+    const under = spec.cases.filter((c) => c.id.startsWith(prefix));
+    if (under.length > 0)
+      return `${head2}; did you mean "${prefix}*" (${under.length} case${under.length === 1 ? "" : "s"}: ${under.map((c) => c.id).join(", ")})?`;
+  }
+  const near = spec.cases.map((c) => c.id).filter((id) => id.includes(glob.replace(/[*?]/g, "")) && glob.replace(/[*?]/g, "").length >= 3);
+  if (near.length > 0) return `${head2}; ids containing it: ${near.slice(0, 5).join(", ")}${near.length > 5 ? ", \u2026" : ""}`;
+  if (!/[*?]/.test(glob)) {
+    const ids = spec.cases.flatMap((c) => [c.id, ...c.formerly ?? []]);
+    const typo = closest(glob, ids);
+    if (typo) return `${head2}; did you mean "${typo}"?`;
+  }
+  return `${head2} (ids look like cpu.bmt.file-root; * matches any run of characters)`;
+}
+function effectiveParam(param, runner) {
+  const { per_runner, digest_with: _digest, ...base } = param;
+  return { ...base, ...per_runner?.[runner] ?? {} };
+}
+function profileParams(c, profile2, large = false) {
+  return c.params[profile2].filter((p) => large || !p.large);
+}
+function caseIters(spec, c, profile2) {
+  return c.iters?.[profile2] ?? spec.profiles[profile2].iters;
+}
+function workOf(c, param) {
+  const product = (names) => names.reduce((acc, n) => acc * Number(param[n]), 1);
+  const work = {};
+  if (c.work.ops.length > 0) work.ops = product(c.work.ops);
+  if (c.work.bytes && c.work.bytes.length > 0) work.bytes = product(c.work.bytes);
+  return work;
+}
+
+// src/spec/plan.ts
+var PLAN_SCHEMA_ID = "bee-bench/plan@1";
+var ParamValuesSchema2 = external_exports.record(external_exports.string(), external_exports.union([external_exports.number(), external_exports.string(), external_exports.boolean()]));
+var FAULTS = ["throw", "hang", "reject"];
+var FaultSchema = external_exports.enum(FAULTS);
+var PlanUnitSchema = external_exports.strictObject({
+  /** Position in the full (unsharded) plan; strictly increasing within a plan. */
+  unit: external_exports.number().int().nonnegative(),
+  id: external_exports.string().regex(/^(cpu|net)\.[a-z0-9.-]+$/),
+  kind: KindSchema,
+  /** The effective param this runner runs (label included); the result records it as `param`. */
+  param: ParamValuesSchema2.refine((p) => typeof p.label === "string" && p.label !== "", 'needs a non-empty string "label"'),
+  /** The untimed digest evaluation: its output form and its input (null: the case has no digest). */
+  digest: external_exports.strictObject({ form: external_exports.enum(["value", "sha256-concat"]), param: ParamValuesSchema2 }).nullable(),
+  /** Work of one iteration, for per-op and per-byte figures. */
+  work: external_exports.strictObject({ ops: external_exports.number().nonnegative().optional(), bytes: external_exports.number().nonnegative().optional() }),
+  warmup: external_exports.number().int().nonnegative(),
+  iters: external_exports.number().int().positive(),
+  /** Budget of the unit from setup to its last iteration, s. */
+  timeout_s: external_exports.number().positive(),
+  /** Work spreads over every CPU (A/B rounds do not pin it). */
+  parallel: external_exports.boolean().optional(),
+  /** Test hook: the timed iteration throws, hangs or leaks a rejection/panic. */
+  fault: FaultSchema.optional(),
+  /** Calibration hook: extra CPU work inside the timed region, as a fraction of the operation's own. */
+  slowdown: external_exports.number().nonnegative().optional(),
+  /** Calibration hook: extra bytes allocated inside the timed region while measuring allocations, as a fraction of the region's own. */
+  alloc_extra: external_exports.number().nonnegative().optional()
+});
+var PlanSchema = external_exports.strictObject({
+  schema: external_exports.literal(PLAN_SCHEMA_ID),
+  runner: RunnerSchema,
+  profile: RunSizeSchema,
+  /** Hex SHA-256 of the spec file the plan was resolved from; runners copy it into result.spec.hash. */
+  spec_hash: external_exports.string().regex(/^[0-9a-f]{64}$/, "lowercase hex SHA-256"),
+  fixtures: external_exports.strictObject({
+    data_label: external_exports.string(),
+    key_label: external_exports.string(),
+    digest_label: external_exports.string(),
+    chunk_payload_bytes: external_exports.number().int().positive()
+  }),
+  units: external_exports.array(PlanUnitSchema)
+}).superRefine((p, ctx) => {
+  p.units.forEach((u, i2) => {
+    if (i2 > 0 && u.unit <= p.units[i2 - 1].unit)
+      ctx.addIssue({ code: "custom", path: ["units", i2, "unit"], message: `unit numbers must increase (${p.units[i2 - 1].unit} then ${u.unit})` });
+    if (!u.id.startsWith(`${u.kind}.`)) ctx.addIssue({ code: "custom", path: ["units", i2, "kind"], message: `kind "${u.kind}" does not match ${u.id}` });
+  });
+});
+function resolvePlan(r) {
+  const { spec, runner, profile: profile2 } = r;
+  const profileDef = spec.profiles[profile2];
+  const units = [];
+  for (const c of selectCases(spec, r.cases ?? [])) {
+    for (const p of profileParams(c, profile2, r.large)) {
+      const param = effectiveParam(p, runner);
+      units.push({
+        unit: units.length,
+        id: c.id,
+        kind: c.kind,
+        param,
+        digest: c.digest ? { form: c.digest.form, param: { ...param, ...p.digest_with ?? {} } } : null,
+        work: workOf(c, param),
+        warmup: profileDef.warmup[c.kind],
+        iters: caseIters(spec, c, profile2),
+        timeout_s: profileDef.case_timeout_s,
+        ...c.parallel ? { parallel: true } : {}
+      });
+    }
+  }
+  return applyHooks({ schema: PLAN_SCHEMA_ID, runner, profile: profile2, spec_hash: r.specHash, fixtures: pickFixtures(spec), units }, r.hooks ?? {});
+}
+function applyHooks(plan2, hooks) {
+  const matches = (hook, id) => hook !== void 0 && globToRegExp(hook.glob).test(id);
+  const units = plan2.units.map(
+    (u) => ({
+      ...u,
+      ...hooks.iters ? { iters: hooks.iters } : {},
+      ...hooks.timeoutS ? { timeout_s: hooks.timeoutS } : {},
+      ...matches(hooks.fault, u.id) ? { fault: hooks.fault.mode } : {},
+      ...matches(hooks.slowdown, u.id) ? { slowdown: hooks.slowdown.fraction } : {},
+      ...matches(hooks.allocExtra, u.id) ? { alloc_extra: hooks.allocExtra.fraction } : {}
+    })
+  );
+  return { ...plan2, units };
+}
+function planOf(plan2, keep) {
+  return { ...plan2, units: plan2.units.filter(keep) };
+}
+function planBudgetMs(plan2, slackMs) {
+  return plan2.units.reduce((ms, u) => ms + u.timeout_s * 1e3, slackMs);
+}
+function pickFixtures(spec) {
+  const { data_label, key_label, digest_label, chunk_payload_bytes } = spec.fixtures;
+  return { data_label, key_label, digest_label, chunk_payload_bytes };
+}
+
+// src/run/count.ts
+import { mkdirSync as mkdirSync2, mkdtempSync as mkdtempSync2, rmSync as rmSync3, writeFileSync as writeFileSync2 } from "node:fs";
+import { dirname as dirname4, join as join5 } from "node:path";
+
+// src/count/callgrind.ts
+import { readdirSync, readFileSync as readFileSync2 } from "node:fs";
+import { join as join2 } from "node:path";
+
+// src/build/exec.ts
+import { spawn } from "node:child_process";
+var BuildError = class extends Error {
+  constructor(message, logTail = []) {
+    super(message);
+    this.logTail = logTail;
+  }
+  logTail;
+  name = "BuildError";
+};
+function step(label, cmd, args, opts) {
+  return new Promise((resolve24, reject) => {
+    const child = spawn(cmd, args, { cwd: opts.cwd, env: childEnv(opts.env), stdio: ["ignore", "pipe", "pipe"], shell: opts.shell ?? false });
+    const tail = [];
+    const emit = (line) => {
+      if (!line.trim()) return;
+      tail.push(line);
+      if (tail.length > 30) tail.shift();
+      opts.log(`  ${line}`);
+    };
+    const lines = () => {
+      let partial2 = "";
+      return {
+        data: (d) => {
+          const parts = (partial2 + d.toString("utf8")).split(/\r?\n/);
+          partial2 = parts.pop() ?? "";
+          parts.forEach(emit);
+        },
+        end: () => emit(partial2)
+      };
+    };
+    const out = lines();
+    const err = lines();
+    child.stdout.on("data", out.data);
+    child.stderr.on("data", err.data);
+    child.on("error", (e) => reject(new BuildError(`${label}: cannot start ${cmd}: ${e.message}`)));
+    child.on("close", (code) => {
+      out.end();
+      err.end();
+      if (code === 0) resolve24();
+      else reject(new BuildError(`${label} failed (exit ${code}) in ${opts.cwd}:
+${tail.slice(-15).join("\n")}`, tail.slice(-30)));
+    });
+  });
+}
+function toolVersion(cmd, args) {
+  return new Promise((resolve24) => {
+    const child = spawn(cmd, args, { env: childEnv(), stdio: ["ignore", "pipe", "ignore"] });
+    let out = "";
+    child.stdout.on("data", (d) => out += d.toString("utf8"));
+    child.on("error", () => resolve24("missing"));
+    child.on("close", (code) => resolve24(code === 0 ? (out.split("\n")[0] ?? "").trim() : "missing"));
+  });
+}
+
+// src/count/profile-options.ts
+var CALLER_CONTEXT = { go: 4, rs: 4, js: 2 };
+var profileCallgrindOptions = (runner) => CALLER_CONTEXT[runner] > 0 ? [`--separate-callers=${CALLER_CONTEXT[runner]}`] : [];
+
+// runners/js/src/callgrind-costs.mjs
+var V8_HEAP_FUNCTION = /\bv8::internal::(?:Heap|Scavenger\w*|\w*Scaveng\w*Visitor|MarkCompactCollector|MinorMarkCompactCollector|Sweeper|IncrementalMarking|ConcurrentMarking|MarkingBarrier|\w*Evacuat\w*|RememberedSet|SlotSet|TypedSlotSet|ArrayBufferSweeper|PretenuringHandler|PagedSpaceBase|CompactionSpace|SpaceWithLinearArea|SemiSpaceNewSpace|FreeList\w*)::|\bheap::base::|<v8::internal::\w*(?:Scaveng|Marking|Evacuat)\w*>/;
+var V8_LOGGER_FUNCTION = /^v8::internal::(?:Logger|V8FileLogger|CodeEventLogger|LinuxPerfBasicLogger|LogFile|ExistingCodeLogger)::/;
+function v8Costs(text4) {
+  const total = dumpTotals(text4);
+  if (total === null) return null;
+  const heap = v8HeapCosts(text4);
+  const logger = v8LoggerCosts(text4);
+  return total.map((n, i2) => n - (heap[i2] ?? 0) - (logger[i2] ?? 0));
+}
+var L1_MISSES = ["I1mr", "D1mr", "D1mw"];
+var LL_MISSES = ["ILmr", "DLmr", "DLmw"];
+function estimatedCycles(events, costs) {
+  const at2 = (name2) => {
+    const i2 = events.indexOf(name2);
+    return i2 < 0 ? null : costs[i2] ?? 0;
+  };
+  const [ir2, l1, ll] = [at2("Ir"), L1_MISSES.map(at2), LL_MISSES.map(at2)];
+  if (ir2 === null || [...l1, ...ll].some((n) => n === null)) return null;
+  const sum2 = (xs) => xs.reduce((a, b) => a + b, 0);
+  return ir2 + 10 * sum2(l1) + 100 * sum2(ll);
+}
+function v8LoggerCosts(text4) {
+  if (!text4.includes("Logger::")) return [];
+  return inclusiveCosts(text4, (fn) => V8_LOGGER_FUNCTION.test(fn));
+}
+function inclusiveCosts(text4, isIn) {
+  return sumEventCosts(text4, (fn, callee) => isIn(fn) && !(callee !== null && isIn(callee)));
+}
+function dumpTotals(text4) {
+  const totals = /^totals: ([\d ]+)$/m.exec(text4);
+  return totals ? totals[1].trim().split(/ +/).map(Number) : null;
+}
+function dumpEvents(text4) {
+  const events = /^events: (.+)$/m.exec(text4);
+  return events ? events[1].trim().split(/ +/) : ["Ir"];
+}
+function v8HeapCosts(text4) {
+  if (!text4.includes("v8::internal::")) return [];
+  const heap = /* @__PURE__ */ new Map();
+  const isHeap = (fn) => {
+    if (!heap.has(fn)) heap.set(fn, V8_HEAP_FUNCTION.test(fn));
+    return heap.get(fn);
+  };
+  return sumEventCosts(text4, (fn, callee) => callee === null && isHeap(fn));
+}
+function sumEventCosts(text4, pick2) {
+  const names = /* @__PURE__ */ new Map();
+  const nameOf = (spec) => {
+    const m = /^\((\d+)\)(?: (.*))?$/.exec(spec);
+    if (!m) return spec;
+    if (m[2] !== void 0) names.set(m[1], m[2]);
+    return names.get(m[1]) ?? "";
+  };
+  const positions = /^positions: (.+)$/m.exec(text4)?.[1].trim().split(/ +/).length ?? 1;
+  const cost = dumpEvents(text4).map(() => 0);
+  let fn = "";
+  let callee = "";
+  let callCost = false;
+  for (const line of text4.split("\n")) {
+    if (line.startsWith("fn=")) {
+      fn = nameOf(line.slice(3));
+      callCost = false;
+    } else if (line.startsWith("cfn=")) {
+      callee = nameOf(line.slice(4));
+    } else if (line.startsWith("calls=")) {
+      callCost = true;
+    } else if (/^[\d+*-]/.test(line)) {
+      if (pick2(fn, callCost ? callee : null)) {
+        const values = line.split(" ");
+        for (let i2 = 0; i2 < cost.length; i2++) cost[i2] += Number(values[positions + i2] ?? 0);
+      }
+      callCost = false;
+    }
+  }
+  return cost;
+}
+
+// src/count/callgrind.ts
+var JS_COUNT_FLAGS = ["--single-threaded", "--predictable", "--predictable-gc-schedule", "--hash-seed=1", "--random-seed=1"];
+var JS_NAMING_FLAGS = ["--perf-basic-prof", "--logfile=/dev/null", "--no-short-builtin-calls"];
+var GO_COUNT_ENV = { GODEBUG: "asyncpreemptoff=1", GOGC: "off", GOMAXPROCS: "1" };
+var RS_COUNT_ENV = { GLIBC_TUNABLES: "glibc.malloc.arena_max=1" };
+var COUNT_ENV = { js: {}, go: GO_COUNT_ENV, rs: RS_COUNT_ENV };
+async function findCounter() {
+  if (process.platform !== "linux" || process.arch !== "x64") {
+    return { counter: null, reason: `instruction counts need valgrind on Linux x86-64 (this is ${process.platform}-${process.arch})` };
+  }
+  const line = await toolVersion("valgrind", ["--version"]);
+  if (line === "missing") return { counter: null, reason: "valgrind is not installed (apt-get install valgrind)" };
+  return { counter: { tool: "callgrind", version: line } };
+}
+var CACHE_SIM_FLAGS = ["--cache-sim=yes", "--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"];
+function countingCommand(cmd, runner, dumpDir, o = {}) {
+  const [exe, ...rest] = cmd.argv;
+  if (!exe) throw new Error("empty runner command");
+  const jsFlags = o.names === false ? JS_COUNT_FLAGS : [...JS_COUNT_FLAGS, ...JS_NAMING_FLAGS];
+  const inner = runner === "js" ? [exe, ...jsFlags, ...rest] : [exe, ...rest];
+  return {
+    ...cmd,
+    argv: [
+      "valgrind",
+      "--tool=callgrind",
+      "--instr-atstart=no",
+      // Cost by source line too, and for bee-rs and bee-go by instruction address (JIT code has no
+      // line tables): function profiles' "Source lines", docs/profiles.md; the counts are the same.
+      "--dump-line=yes",
+      ...runner === "js" ? [] : ["--dump-instr=yes"],
+      "--compress-strings=yes",
+      // What function profiles ask of the dumps (caller context): src/count/profile-options.ts.
+      ...profileCallgrindOptions(runner),
+      ...o.cacheSim ? CACHE_SIM_FLAGS : [],
+      `--callgrind-out-file=${join2(dumpDir, "callgrind.out.%p")}`,
+      // valgrind's own "==pid==" lines to a file of their own, not the console among the runner's.
+      ...o.logFile ? [`--log-file=${o.logFile}`] : [],
+      "--quiet",
+      ...inner
+    ],
+    env: { ...cmd.env, ...COUNT_ENV[runner], BEE_BENCH_COUNT: "1", BEE_BENCH_COUNT_DIR: dumpDir }
+  };
+}
+var TRIGGER = /^desc: Trigger: Client Request: bee-bench(?:-spin)? (\d+) (\d+)(?: perf-map=\d+)?$/m;
+var WALL_CLOCK_FUNCTIONS = ["runtime.sysmon", "runtime.findRunnable"];
+function parseDump(text4) {
+  const trigger = TRIGGER.exec(text4);
+  if (!trigger) return null;
+  const total = v8Costs(text4);
+  const wall = wallClockCosts(text4);
+  const costs = (total ?? []).map((n, i2) => n - (wall[i2] ?? 0));
+  const cycles = total === null ? null : estimatedCycles(dumpEvents(text4), costs);
+  return { unit: Number(trigger[1]), step: Number(trigger[2]), instructions: costs[0] ?? 0, ...cycles === null ? {} : { cycles } };
+}
+var isWallClock = (fn) => WALL_CLOCK_FUNCTIONS.some((w) => fn === w || fn.startsWith(`${w}'`));
+function wallClockCosts(text4) {
+  if (!WALL_CLOCK_FUNCTIONS.some((w) => text4.includes(w))) return [];
+  return inclusiveCosts(text4, isWallClock);
+}
+function readDumps(dir, figure = "instructions") {
+  const steps = /* @__PURE__ */ new Map();
+  for (const f of readdirSync(dir).filter((name2) => name2.startsWith("callgrind.out."))) {
+    const d = parseDump(readFileSync2(join2(dir, f), "utf8"));
+    if (!d) continue;
+    const key5 = `${d.unit} ${d.step}`;
+    const seen = steps.get(key5);
+    steps.set(
+      key5,
+      seen ? {
+        ...seen,
+        instructions: seen.instructions + d.instructions,
+        ...seen.cycles === void 0 || d.cycles === void 0 ? { cycles: void 0 } : { cycles: seen.cycles + d.cycles }
+      } : d
+    );
+  }
+  const byUnit = /* @__PURE__ */ new Map();
+  for (const d of [...steps.values()].sort((a, b) => a.unit - b.unit || a.step - b.step)) {
+    const n = d[figure];
+    if (n === void 0) continue;
+    byUnit.set(d.unit, [...byUnit.get(d.unit) ?? [], n]);
+  }
+  return byUnit;
+}
+
+// src/profile/v8-symbols.ts
+import { copyFileSync, existsSync as existsSync2, readdirSync as readdirSync2, readFileSync as readFileSync4, renameSync, rmSync } from "node:fs";
+import { basename, dirname as dirname2, isAbsolute as isAbsolute2, join as join3, relative } from "node:path";
+
+// src/profile/js-enclosing.ts
+import { readFileSync as readFileSync3, statSync } from "node:fs";
+import { isAbsolute } from "node:path";
+
+// node_modules/acorn/dist/acorn.mjs
+var astralIdentifierCodes = [509, 0, 227, 0, 150, 4, 294, 9, 1368, 2, 2, 1, 6, 3, 41, 2, 5, 0, 166, 1, 574, 3, 9, 9, 7, 9, 32, 4, 318, 1, 31, 4, 33, 15, 71, 10, 50, 3, 123, 2, 54, 14, 32, 10, 3, 1, 11, 3, 46, 10, 8, 0, 46, 9, 7, 2, 37, 13, 2, 9, 6, 1, 45, 0, 13, 2, 49, 13, 9, 3, 2, 11, 83, 11, 7, 0, 3, 0, 158, 11, 6, 9, 7, 3, 56, 1, 2, 6, 3, 1, 3, 2, 10, 0, 11, 1, 3, 6, 4, 4, 68, 8, 2, 0, 3, 0, 2, 3, 2, 4, 2, 0, 15, 1, 83, 17, 10, 9, 5, 0, 82, 19, 13, 9, 214, 6, 3, 8, 28, 1, 83, 16, 16, 9, 82, 12, 9, 9, 7, 19, 58, 14, 5, 9, 243, 14, 166, 9, 71, 5, 2, 1, 3, 3, 2, 0, 2, 1, 13, 9, 120, 6, 3, 6, 4, 0, 29, 9, 41, 6, 2, 3, 9, 0, 10, 10, 47, 15, 199, 7, 137, 9, 54, 7, 2, 7, 17, 9, 57, 21, 2, 13, 123, 5, 4, 0, 2, 1, 2, 6, 2, 0, 9, 9, 49, 4, 2, 1, 2, 4, 9, 9, 55, 9, 7, 0, 259, 3, 10, 1, 2, 0, 49, 6, 4, 4, 14, 10, 5350, 0, 7, 14, 11465, 27, 2343, 9, 87, 9, 39, 4, 60, 6, 26, 9, 535, 9, 470, 0, 2, 54, 8, 3, 82, 0, 12, 1, 19628, 1, 4178, 9, 519, 45, 3, 22, 481, 1, 61, 4, 4, 5, 9, 7, 3, 6, 31, 3, 149, 2, 12, 2, 9, 1, 3, 0, 33, 1, 1357, 49, 513, 54, 5, 49, 9, 0, 15, 0, 23, 4, 2, 14, 1361, 6, 2, 16, 3, 6, 2, 1, 2, 4, 101, 0, 161, 6, 10, 9, 357, 0, 62, 13, 499, 13, 245, 1, 2, 9, 233, 0, 3, 0, 8, 1, 6, 0, 475, 6, 110, 6, 6, 9, 4759, 9, 787719, 239];
+var astralIdentifierStartCodes = [0, 11, 2, 25, 2, 18, 2, 1, 2, 14, 3, 13, 35, 122, 70, 52, 268, 28, 4, 48, 48, 31, 14, 29, 6, 37, 11, 29, 3, 35, 5, 7, 2, 4, 43, 157, 19, 35, 5, 35, 5, 39, 9, 51, 13, 10, 2, 14, 2, 6, 2, 1, 2, 10, 2, 14, 2, 6, 2, 1, 4, 51, 13, 310, 10, 21, 11, 7, 25, 5, 2, 41, 2, 13, 65, 5, 3, 0, 2, 43, 2, 1, 4, 0, 3, 22, 11, 22, 10, 30, 66, 18, 2, 1, 11, 21, 11, 25, 7, 25, 39, 55, 7, 1, 65, 0, 16, 3, 2, 2, 2, 28, 43, 28, 4, 28, 36, 7, 2, 27, 28, 53, 11, 21, 11, 18, 14, 17, 111, 72, 56, 50, 14, 50, 14, 35, 39, 27, 10, 22, 251, 41, 7, 1, 17, 5, 18, 21, 18, 28, 11, 0, 9, 21, 43, 17, 47, 20, 28, 22, 13, 52, 58, 1, 3, 0, 14, 44, 33, 24, 27, 35, 30, 0, 3, 0, 9, 34, 4, 0, 13, 47, 15, 3, 22, 0, 2, 0, 36, 17, 2, 24, 20, 1, 64, 6, 2, 0, 2, 3, 2, 14, 2, 9, 8, 46, 39, 7, 3, 1, 3, 21, 2, 6, 2, 1, 2, 4, 4, 0, 19, 0, 13, 4, 31, 9, 2, 0, 3, 0, 2, 37, 2, 0, 26, 0, 2, 0, 45, 52, 19, 3, 21, 2, 31, 47, 21, 1, 2, 0, 185, 46, 42, 3, 37, 47, 21, 0, 60, 42, 14, 0, 72, 26, 38, 6, 186, 43, 117, 63, 32, 7, 3, 0, 3, 7, 2, 1, 2, 23, 16, 0, 2, 0, 95, 7, 3, 38, 17, 0, 2, 0, 29, 0, 11, 39, 8, 0, 22, 0, 12, 45, 20, 0, 19, 72, 18, 0, 182, 32, 32, 8, 2, 36, 18, 0, 50, 29, 113, 6, 2, 1, 2, 37, 22, 0, 26, 5, 2, 1, 2, 31, 15, 0, 24, 43, 22, 0, 239, 18, 16, 0, 2, 12, 2, 33, 125, 0, 80, 921, 103, 111, 6, 206, 13, 310, 2314, 96, 16, 1071, 18, 5, 26, 3994, 6, 582, 6842, 29, 1763, 568, 8, 30, 18, 78, 18, 29, 19, 47, 17, 3, 32, 20, 6, 18, 433, 44, 212, 63, 33, 24, 3, 24, 45, 74, 6, 0, 67, 12, 65, 1, 2, 0, 15, 4, 10, 7386, 37, 33, 96, 114, 14, 913, 15, 50, 7710, 3, 2, 6, 2, 1, 2, 296, 10, 0, 30, 2, 3, 0, 15, 4, 8, 395, 2309, 106, 6, 12, 4, 8, 8, 9, 5991, 84, 2, 70, 2, 1, 3, 0, 3, 1, 3, 3, 2, 11, 2, 0, 2, 6, 2, 64, 2, 3, 3, 7, 2, 6, 2, 27, 2, 3, 2, 4, 2, 0, 4, 6, 2, 340, 2, 24, 2, 24, 2, 30, 2, 24, 2, 30, 2, 24, 2, 30, 2, 24, 2, 30, 2, 24, 2, 7, 1845, 129, 15, 6, 55, 50, 49, 61, 147, 44, 11, 6, 17, 0, 322, 29, 19, 43, 485, 27, 229, 29, 3, 0, 208, 30, 2, 2, 2, 1, 2, 6, 3, 4, 10, 1, 225, 6, 2, 3, 2, 1, 2, 14, 2, 196, 60, 67, 8, 0, 1205, 3, 2, 26, 2, 1, 2, 0, 3, 0, 2, 9, 2, 3, 2, 0, 2, 0, 7, 0, 5, 0, 2, 0, 2, 0, 2, 2, 2, 1, 2, 0, 3, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 1, 2, 0, 3, 3, 2, 6, 2, 3, 2, 3, 2, 0, 2, 9, 2, 16, 6, 2, 2, 4, 2, 16, 4421, 42719, 33, 4382, 2, 5773, 3, 7472, 16, 621, 2467, 541, 1507, 4938, 6, 8489, 39815, 11327];
+var nonASCIIidentifierChars = "\u200C\u200D\xB7\u0300-\u036F\u0387\u0483-\u0487\u0591-\u05BD\u05BF\u05C1\u05C2\u05C4\u05C5\u05C7-\u05C9\u0610-\u061A\u064B-\u0669\u0670\u06D6-\u06DC\u06DF-\u06E4\u06E7\u06E8\u06EA-\u06ED\u06F0-\u06F9\u0711\u0730-\u074A\u07A6-\u07B0\u07C0-\u07C9\u07EB-\u07F3\u07FD\u0816-\u0819\u081B-\u0823\u0825-\u0827\u0829-\u082D\u0859-\u085B\u0897-\u089F\u08CA-\u08E1\u08E3-\u0903\u093A-\u093C\u093E-\u094F\u0951-\u0957\u0962\u0963\u0966-\u096F\u0981-\u0983\u09BC\u09BE-\u09C4\u09C7\u09C8\u09CB-\u09CD\u09D7\u09E2\u09E3\u09E6-\u09EF\u09FE\u0A01-\u0A03\u0A3C\u0A3E-\u0A42\u0A47\u0A48\u0A4B-\u0A4D\u0A51\u0A66-\u0A71\u0A75\u0A81-\u0A83\u0ABC\u0ABE-\u0AC5\u0AC7-\u0AC9\u0ACB-\u0ACD\u0AE2\u0AE3\u0AE6-\u0AEF\u0AFA-\u0AFF\u0B01-\u0B03\u0B3C\u0B3E-\u0B44\u0B47\u0B48\u0B4B-\u0B4D\u0B53-\u0B57\u0B62\u0B63\u0B66-\u0B6F\u0B82\u0BBE-\u0BC2\u0BC6-\u0BC8\u0BCA-\u0BCD\u0BD7\u0BE6-\u0BEF\u0C00-\u0C04\u0C3C\u0C3E-\u0C44\u0C46-\u0C48\u0C4A-\u0C4D\u0C55\u0C56\u0C62\u0C63\u0C66-\u0C6F\u0C81-\u0C83\u0CBC\u0CBE-\u0CC4\u0CC6-\u0CC8\u0CCA-\u0CCD\u0CD5\u0CD6\u0CE2\u0CE3\u0CE6-\u0CEF\u0CF3\u0D00-\u0D03\u0D3B\u0D3C\u0D3E-\u0D44\u0D46-\u0D48\u0D4A-\u0D4D\u0D57\u0D62\u0D63\u0D66-\u0D6F\u0D81-\u0D83\u0DCA\u0DCF-\u0DD4\u0DD6\u0DD8-\u0DDF\u0DE6-\u0DEF\u0DF2\u0DF3\u0E31\u0E34-\u0E3A\u0E47-\u0E4E\u0E50-\u0E59\u0EB1\u0EB4-\u0EBC\u0EC8-\u0ECE\u0ED0-\u0ED9\u0F18\u0F19\u0F20-\u0F29\u0F35\u0F37\u0F39\u0F3E\u0F3F\u0F71-\u0F84\u0F86\u0F87\u0F8D-\u0F97\u0F99-\u0FBC\u0FC6\u102B-\u103E\u1040-\u1049\u1056-\u1059\u105E-\u1060\u1062-\u1064\u1067-\u106D\u1071-\u1074\u1082-\u108D\u108F-\u109D\u135D-\u135F\u1369-\u1371\u1712-\u1715\u1732-\u1734\u1752\u1753\u1772\u1773\u17B4-\u17D3\u17DD\u17E0-\u17E9\u180B-\u180D\u180F-\u1819\u18A9\u1920-\u192B\u1930-\u193B\u1946-\u194F\u19D0-\u19DA\u1A17-\u1A1B\u1A55-\u1A5E\u1A60-\u1A7C\u1A7F-\u1A89\u1A90-\u1A99\u1AB0-\u1ABD\u1ABF-\u1AF0\u1B00-\u1B04\u1B34-\u1B44\u1B50-\u1B59\u1B6B-\u1B73\u1B80-\u1B82\u1BA1-\u1BAD\u1BB0-\u1BB9\u1BE6-\u1BF3\u1C24-\u1C37\u1C40-\u1C49\u1C50-\u1C59\u1CD0-\u1CD2\u1CD4-\u1CE8\u1CED\u1CF4\u1CF7-\u1CF9\u1DC0-\u1DFF\u200C\u200D\u203F\u2040\u2054\u20D0-\u20DC\u20E1\u20E5-\u20F0\u2CEF-\u2CF1\u2D7F\u2DE0-\u2DFF\u302A-\u302F\u3099\u309A\u30FB\uA620-\uA629\uA66F\uA674-\uA67D\uA69E\uA69F\uA6F0\uA6F1\uA802\uA806\uA80B\uA823-\uA827\uA82C\uA880\uA881\uA8B4-\uA8C5\uA8D0-\uA8D9\uA8E0-\uA8F1\uA8FF-\uA909\uA926-\uA92D\uA947-\uA953\uA980-\uA983\uA9B3-\uA9C0\uA9D0-\uA9D9\uA9E5\uA9F0-\uA9F9\uAA29-\uAA36\uAA43\uAA4C\uAA4D\uAA50-\uAA59\uAA7B-\uAA7D\uAAB0\uAAB2-\uAAB4\uAAB7\uAAB8\uAABE\uAABF\uAAC1\uAAEB-\uAAEF\uAAF5\uAAF6\uABE3-\uABEA\uABEC\uABED\uABF0-\uABF9\uFB1E\uFE00-\uFE0F\uFE20-\uFE2F\uFE33\uFE34\uFE4D-\uFE4F\uFF10-\uFF19\uFF3F\uFF65";
+var nonASCIIidentifierStartChars = "\xAA\xB5\xBA\xC0-\xD6\xD8-\xF6\xF8-\u02C1\u02C6-\u02D1\u02E0-\u02E4\u02EC\u02EE\u0370-\u0374\u0376\u0377\u037A-\u037D\u037F\u0386\u0388-\u038A\u038C\u038E-\u03A1\u03A3-\u03F5\u03F7-\u0481\u048A-\u052F\u0531-\u0556\u0558\u0559\u0560-\u0588\u058B\u058C\u05D0-\u05EA\u05EF-\u05F2\u0620-\u064A\u066E\u066F\u0671-\u06D3\u06D5\u06E5\u06E6\u06EE\u06EF\u06FA-\u06FC\u06FF\u0710\u0712-\u072F\u074D-\u07A5\u07B1\u07CA-\u07EA\u07F4\u07F5\u07FA\u0800-\u0815\u081A\u0824\u0828\u0840-\u0858\u0860-\u086A\u0870-\u0887\u0889-\u088F\u08A0-\u08C9\u0904-\u0939\u093D\u0950\u0958-\u0961\u0971-\u0980\u0985-\u098C\u098F\u0990\u0993-\u09A8\u09AA-\u09B0\u09B2\u09B6-\u09B9\u09BD\u09CE\u09DC\u09DD\u09DF-\u09E1\u09F0\u09F1\u09FC\u0A05-\u0A0A\u0A0F\u0A10\u0A13-\u0A28\u0A2A-\u0A30\u0A32\u0A33\u0A35\u0A36\u0A38\u0A39\u0A59-\u0A5C\u0A5E\u0A72-\u0A74\u0A85-\u0A8D\u0A8F-\u0A91\u0A93-\u0AA8\u0AAA-\u0AB0\u0AB2\u0AB3\u0AB5-\u0AB9\u0ABD\u0AD0\u0AE0\u0AE1\u0AF9\u0B05-\u0B0C\u0B0F\u0B10\u0B13-\u0B28\u0B2A-\u0B30\u0B32\u0B33\u0B35-\u0B39\u0B3D\u0B5C\u0B5D\u0B5F-\u0B61\u0B71\u0B83\u0B85-\u0B8A\u0B8E-\u0B90\u0B92-\u0B95\u0B99\u0B9A\u0B9C\u0B9E\u0B9F\u0BA3\u0BA4\u0BA8-\u0BAA\u0BAE-\u0BB9\u0BD0\u0C05-\u0C0C\u0C0E-\u0C10\u0C12-\u0C28\u0C2A-\u0C39\u0C3D\u0C58-\u0C5A\u0C5C\u0C5D\u0C60\u0C61\u0C80\u0C85-\u0C8C\u0C8E-\u0C90\u0C92-\u0CA8\u0CAA-\u0CB3\u0CB5-\u0CB9\u0CBD\u0CDC-\u0CDE\u0CE0\u0CE1\u0CF1\u0CF2\u0D04-\u0D0C\u0D0E-\u0D10\u0D12-\u0D3A\u0D3D\u0D4E\u0D54-\u0D56\u0D5F-\u0D61\u0D7A-\u0D7F\u0D85-\u0D96\u0D9A-\u0DB1\u0DB3-\u0DBB\u0DBD\u0DC0-\u0DC6\u0E01-\u0E30\u0E32\u0E33\u0E40-\u0E46\u0E81\u0E82\u0E84\u0E86-\u0E8A\u0E8C-\u0EA3\u0EA5\u0EA7-\u0EB0\u0EB2\u0EB3\u0EBD\u0EC0-\u0EC4\u0EC6\u0EDC-\u0EDF\u0F00\u0F40-\u0F47\u0F49-\u0F6C\u0F88-\u0F8C\u1000-\u102A\u103F\u1050-\u1055\u105A-\u105D\u1061\u1065\u1066\u106E-\u1070\u1075-\u1081\u108E\u10A0-\u10C5\u10C7\u10CD\u10D0-\u10FA\u10FC-\u1248\u124A-\u124D\u1250-\u1256\u1258\u125A-\u125D\u1260-\u1288\u128A-\u128D\u1290-\u12B0\u12B2-\u12B5\u12B8-\u12BE\u12C0\u12C2-\u12C5\u12C8-\u12D6\u12D8-\u1310\u1312-\u1315\u1318-\u135A\u1380-\u138F\u13A0-\u13F5\u13F8-\u13FD\u1401-\u166C\u166F-\u167F\u1681-\u169A\u16A0-\u16EA\u16EE-\u16F8\u1700-\u1711\u171F-\u1731\u1740-\u1751\u1760-\u176C\u176E-\u1770\u1780-\u17B3\u17D7\u17DC\u1820-\u1878\u1880-\u18A8\u18AA\u18B0-\u18F5\u1900-\u191E\u1950-\u196D\u1970-\u1974\u1980-\u19AB\u19B0-\u19C9\u1A00-\u1A16\u1A20-\u1A54\u1AA7\u1B05-\u1B33\u1B45-\u1B4C\u1B83-\u1BA0\u1BAE\u1BAF\u1BBA-\u1BE5\u1C00-\u1C23\u1C4D-\u1C4F\u1C5A-\u1C7D\u1C80-\u1C8A\u1C90-\u1CBA\u1CBD-\u1CBF\u1CE9-\u1CEC\u1CEE-\u1CF3\u1CF5\u1CF6\u1CFA\u1D00-\u1DBF\u1E00-\u1F15\u1F18-\u1F1D\u1F20-\u1F45\u1F48-\u1F4D\u1F50-\u1F57\u1F59\u1F5B\u1F5D\u1F5F-\u1F7D\u1F80-\u1FB4\u1FB6-\u1FBC\u1FBE\u1FC2-\u1FC4\u1FC6-\u1FCC\u1FD0-\u1FD3\u1FD6-\u1FDB\u1FE0-\u1FEC\u1FF2-\u1FF4\u1FF6-\u1FFC\u2071\u207F\u208F-\u209F\u2102\u2107\u210A-\u2113\u2115\u2118-\u211D\u2124\u2126\u2128\u212A-\u2139\u213C-\u213F\u2145-\u2149\u214E\u2160-\u2188\u2C00-\u2CE4\u2CEB-\u2CEE\u2CF2\u2CF3\u2D00-\u2D25\u2D27\u2D2D\u2D30-\u2D67\u2D6F\u2D80-\u2D96\u2DA0-\u2DA6\u2DA8-\u2DAE\u2DB0-\u2DB6\u2DB8-\u2DBE\u2DC0-\u2DC6\u2DC8-\u2DCE\u2DD0-\u2DD6\u2DD8-\u2DDE\u3005-\u3007\u3021-\u3029\u3031-\u3035\u3038-\u303C\u3041-\u3096\u309B-\u309F\u30A1-\u30FA\u30FC-\u30FF\u3105-\u312F\u3131-\u318E\u31A0-\u31BF\u31F0-\u31FF\u3400-\u4DBF\u4E00-\uA48C\uA4D0-\uA4FD\uA500-\uA60C\uA610-\uA61F\uA62A\uA62B\uA640-\uA66E\uA67F-\uA69D\uA6A0-\uA6EF\uA717-\uA71F\uA722-\uA788\uA78B-\uA7DD\uA7E2\uA7F1-\uA801\uA803-\uA805\uA807-\uA80A\uA80C-\uA822\uA840-\uA873\uA882-\uA8B3\uA8F2-\uA8F7\uA8FB\uA8FD\uA8FE\uA90A-\uA925\uA930-\uA946\uA960-\uA97C\uA984-\uA9B2\uA9CF\uA9E0-\uA9E4\uA9E6-\uA9EF\uA9FA-\uA9FE\uAA00-\uAA28\uAA40-\uAA42\uAA44-\uAA4B\uAA60-\uAA76\uAA7A\uAA7E-\uAAAF\uAAB1\uAAB5\uAAB6\uAAB9-\uAABD\uAAC0\uAAC2\uAADB-\uAADD\uAAE0-\uAAEA\uAAF2-\uAAF4\uAB01-\uAB06\uAB09-\uAB0E\uAB11-\uAB16\uAB20-\uAB26\uAB28-\uAB2E\uAB30-\uAB5A\uAB5C-\uAB69\uAB6C\uAB6D\uAB70-\uABE2\uAC00-\uD7A3\uD7B0-\uD7C6\uD7CB-\uD7FB\uF900-\uFA6D\uFA70-\uFAD9\uFB00-\uFB06\uFB13-\uFB17\uFB1D\uFB1F-\uFB28\uFB2A-\uFB36\uFB38-\uFB3C\uFB3E\uFB40\uFB41\uFB43\uFB44\uFB46-\uFBB1\uFBD3-\uFD3D\uFD50-\uFD8F\uFD92-\uFDC7\uFDF0-\uFDFB\uFE70-\uFE74\uFE76-\uFEFC\uFF21-\uFF3A\uFF41-\uFF5A\uFF66-\uFFBE\uFFC2-\uFFC7\uFFCA-\uFFCF\uFFD2-\uFFD7\uFFDA-\uFFDC";
+var reservedWords = {
+  3: "abstract boolean byte char class double enum export extends final float goto implements import int interface long native package private protected public short static super synchronized throws transient volatile",
+  5: "class enum extends super const export import",
+  6: "enum",
+  strict: "implements interface let package private protected public static yield",
+  strictBind: "eval arguments"
+};
+var ecma5AndLessKeywords = "break case catch continue debugger default do else finally for function if return switch throw try var while with null true false instanceof typeof void delete new in this";
+var keywords$1 = {
+  5: ecma5AndLessKeywords,
+  "5module": ecma5AndLessKeywords + " export import",
+  6: ecma5AndLessKeywords + " const class extends export import super"
+};
+var keywordRelationalOperator = /^in(stanceof)?$/;
+var nonASCIIidentifierStart = new RegExp("[" + nonASCIIidentifierStartChars + "]");
+var nonASCIIidentifier = new RegExp("[" + nonASCIIidentifierStartChars + nonASCIIidentifierChars + "]");
+function isInAstralSet(code, set2) {
+  var pos = 65536;
+  for (var i2 = 0; i2 < set2.length; i2 += 2) {
+    pos += set2[i2];
+    if (pos > code) {
+      return false;
+    }
+    pos += set2[i2 + 1];
+    if (pos >= code) {
+      return true;
+    }
+  }
+  return false;
+}
+function isIdentifierStart(code, astral) {
+  if (code < 65) {
+    return code === 36;
+  }
+  if (code < 91) {
+    return true;
+  }
+  if (code < 97) {
+    return code === 95;
+  }
+  if (code < 123) {
+    return true;
+  }
+  if (code <= 65535) {
+    return code >= 170 && nonASCIIidentifierStart.test(String.fromCharCode(code));
+  }
+  if (astral === false) {
+    return false;
+  }
+  return isInAstralSet(code, astralIdentifierStartCodes);
+}
+function isIdentifierChar(code, astral) {
+  if (code < 48) {
+    return code === 36;
+  }
+  if (code < 58) {
+    return true;
+  }
+  if (code < 65) {
+    return false;
+  }
+  if (code < 91) {
+    return true;
+  }
+  if (code < 97) {
+    return code === 95;
+  }
+  if (code < 123) {
+    return true;
+  }
+  if (code <= 65535) {
+    return code >= 170 && nonASCIIidentifier.test(String.fromCharCode(code));
+  }
+  if (astral === false) {
+    return false;
+  }
+  return isInAstralSet(code, astralIdentifierStartCodes) || isInAstralSet(code, astralIdentifierCodes);
+}
+var TokenType = function TokenType2(label, conf) {
+  if (conf === void 0) conf = {};
+  this.label = label;
+  this.keyword = conf.keyword;
+  this.beforeExpr = !!conf.beforeExpr;
+  this.startsExpr = !!conf.startsExpr;
+  this.isLoop = !!conf.isLoop;
+  this.isAssign = !!conf.isAssign;
+  this.prefix = !!conf.prefix;
+  this.postfix = !!conf.postfix;
+  this.binop = conf.binop || null;
+  this.updateContext = null;
+};
+function binop(name2, prec) {
+  return new TokenType(name2, { beforeExpr: true, binop: prec });
+}
+var beforeExpr = { beforeExpr: true };
+var startsExpr = { startsExpr: true };
+var keywords = {};
+function kw(name2, options2) {
+  if (options2 === void 0) options2 = {};
+  options2.keyword = name2;
+  return keywords[name2] = new TokenType(name2, options2);
+}
+var types$1 = {
+  num: new TokenType("num", startsExpr),
+  regexp: new TokenType("regexp", startsExpr),
+  string: new TokenType("string", startsExpr),
+  name: new TokenType("name", startsExpr),
+  privateId: new TokenType("privateId", startsExpr),
+  eof: new TokenType("eof"),
+  // Punctuation token types.
+  bracketL: new TokenType("[", { beforeExpr: true, startsExpr: true }),
+  bracketR: new TokenType("]"),
+  braceL: new TokenType("{", { beforeExpr: true, startsExpr: true }),
+  braceR: new TokenType("}"),
+  parenL: new TokenType("(", { beforeExpr: true, startsExpr: true }),
+  parenR: new TokenType(")"),
+  comma: new TokenType(",", beforeExpr),
+  semi: new TokenType(";", beforeExpr),
+  colon: new TokenType(":", beforeExpr),
+  dot: new TokenType("."),
+  question: new TokenType("?", beforeExpr),
+  questionDot: new TokenType("?."),
+  arrow: new TokenType("=>", beforeExpr),
+  template: new TokenType("template"),
+  invalidTemplate: new TokenType("invalidTemplate"),
+  ellipsis: new TokenType("...", beforeExpr),
+  backQuote: new TokenType("`", startsExpr),
+  dollarBraceL: new TokenType("${", { beforeExpr: true, startsExpr: true }),
+  // Operators. These carry several kinds of properties to help the
+  // parser use them properly (the presence of these properties is
+  // what categorizes them as operators).
+  //
+  // `binop`, when present, specifies that this operator is a binary
+  // operator, and will refer to its precedence.
+  //
+  // `prefix` and `postfix` mark the operator as a prefix or postfix
+  // unary operator.
+  //
+  // `isAssign` marks all of `=`, `+=`, `-=` etcetera, which act as
+  // binary operators with a very low precedence, that should result
+  // in AssignmentExpression nodes.
+  eq: new TokenType("=", { beforeExpr: true, isAssign: true }),
+  assign: new TokenType("_=", { beforeExpr: true, isAssign: true }),
+  incDec: new TokenType("++/--", { prefix: true, postfix: true, startsExpr: true }),
+  prefix: new TokenType("!/~", { beforeExpr: true, prefix: true, startsExpr: true }),
+  logicalOR: binop("||", 1),
+  logicalAND: binop("&&", 2),
+  bitwiseOR: binop("|", 3),
+  bitwiseXOR: binop("^", 4),
+  bitwiseAND: binop("&", 5),
+  equality: binop("==/!=/===/!==", 6),
+  relational: binop("</>/<=/>=", 7),
+  bitShift: binop("<</>>/>>>", 8),
+  plusMin: new TokenType("+/-", { beforeExpr: true, binop: 9, prefix: true, startsExpr: true }),
+  modulo: binop("%", 10),
+  star: binop("*", 10),
+  slash: binop("/", 10),
+  starstar: new TokenType("**", { beforeExpr: true }),
+  coalesce: binop("??", 1),
+  // Keyword token types.
+  _break: kw("break"),
+  _case: kw("case", beforeExpr),
+  _catch: kw("catch"),
+  _continue: kw("continue"),
+  _debugger: kw("debugger"),
+  _default: kw("default", beforeExpr),
+  _do: kw("do", { isLoop: true, beforeExpr: true }),
+  _else: kw("else", beforeExpr),
+  _finally: kw("finally"),
+  _for: kw("for", { isLoop: true }),
+  _function: kw("function", startsExpr),
+  _if: kw("if"),
+  _return: kw("return", beforeExpr),
+  _switch: kw("switch"),
+  _throw: kw("throw", beforeExpr),
+  _try: kw("try"),
+  _var: kw("var"),
+  _const: kw("const"),
+  _while: kw("while", { isLoop: true }),
+  _with: kw("with"),
+  _new: kw("new", { beforeExpr: true, startsExpr: true }),
+  _this: kw("this", startsExpr),
+  _super: kw("super", startsExpr),
+  _class: kw("class", startsExpr),
+  _extends: kw("extends", beforeExpr),
+  _export: kw("export"),
+  _import: kw("import", startsExpr),
+  _null: kw("null", startsExpr),
+  _true: kw("true", startsExpr),
+  _false: kw("false", startsExpr),
+  _in: kw("in", { beforeExpr: true, binop: 7 }),
+  _instanceof: kw("instanceof", { beforeExpr: true, binop: 7 }),
+  _typeof: kw("typeof", { beforeExpr: true, prefix: true, startsExpr: true }),
+  _void: kw("void", { beforeExpr: true, prefix: true, startsExpr: true }),
+  _delete: kw("delete", { beforeExpr: true, prefix: true, startsExpr: true })
+};
+var lineBreak = /\r\n?|\n|\u2028|\u2029/;
+var lineBreakG = new RegExp(lineBreak.source, "g");
+function isNewLine(code) {
+  return code === 10 || code === 13 || code === 8232 || code === 8233;
+}
+function nextLineBreak(code, from, end) {
+  if (end === void 0) end = code.length;
+  for (var i2 = from; i2 < end; i2++) {
+    var next = code.charCodeAt(i2);
+    if (isNewLine(next)) {
+      return i2 < end - 1 && next === 13 && code.charCodeAt(i2 + 1) === 10 ? i2 + 2 : i2 + 1;
+    }
+  }
+  return -1;
+}
+var nonASCIIwhitespace = /[\u1680\u2000-\u200a\u202f\u205f\u3000\ufeff]/;
+var skipWhiteSpace = /(?:\s|\/\/.*|\/\*[^]*?\*\/)*/g;
+var ref = Object.prototype;
+var hasOwnProperty = ref.hasOwnProperty;
+var toString = ref.toString;
+var hasOwn = Object.hasOwn || (function(obj, propName) {
+  return hasOwnProperty.call(obj, propName);
+});
+var isArray = Array.isArray || (function(obj) {
+  return toString.call(obj) === "[object Array]";
+});
+var regexpCache = /* @__PURE__ */ Object.create(null);
+function wordsRegexp(words) {
+  return regexpCache[words] || (regexpCache[words] = new RegExp("^(?:" + words.replace(/ /g, "|") + ")$"));
+}
+function codePointToString(code) {
+  if (code <= 65535) {
+    return String.fromCharCode(code);
+  }
+  code -= 65536;
+  return String.fromCharCode((code >> 10) + 55296, (code & 1023) + 56320);
+}
+var loneSurrogate = /(?:[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:[^\uD800-\uDBFF]|^)[\uDC00-\uDFFF])/;
+var Position = function Position2(line, col) {
+  this.line = line;
+  this.column = col;
+};
+Position.prototype.offset = function offset(n) {
+  return new Position(this.line, this.column + n);
+};
+var SourceLocation = function SourceLocation2(p, start, end) {
+  this.start = start;
+  this.end = end;
+  if (p.sourceFile !== null) {
+    this.source = p.sourceFile;
+  }
+};
+function getLineInfo(input2, offset2) {
+  for (var line = 1, cur = 0; ; ) {
+    var nextBreak = nextLineBreak(input2, cur, offset2);
+    if (nextBreak < 0) {
+      return new Position(line, offset2 - cur);
+    }
+    ++line;
+    cur = nextBreak;
+  }
+}
+var defaultOptions = {
+  // `ecmaVersion` indicates the ECMAScript version to parse. Must be
+  // either 3, 5, 6 (or 2015), 7 (2016), 8 (2017), 9 (2018), 10
+  // (2019), 11 (2020), 12 (2021), 13 (2022), 14 (2023), or `"latest"`
+  // (the latest version the library supports). This influences
+  // support for strict mode, the set of reserved words, and support
+  // for new syntax features.
+  ecmaVersion: null,
+  // `sourceType` indicates the mode the code should be parsed in.
+  // Can be either `"script"`, `"module"` or `"commonjs"`. This influences global
+  // strict mode and parsing of `import` and `export` declarations.
+  sourceType: "script",
+  // When set to true, enable strict parsing mode even if `sourceType`
+  // is `"script"`.
+  strict: false,
+  // `onInsertedSemicolon` can be a callback that will be called when
+  // a semicolon is automatically inserted. It will be passed the
+  // position of the inserted semicolon as an offset, and if
+  // `locations` is enabled, it is given the location as a `{line,
+  // column}` object as second argument.
+  onInsertedSemicolon: null,
+  // `onTrailingComma` is similar to `onInsertedSemicolon`, but for
+  // trailing commas.
+  onTrailingComma: null,
+  // By default, reserved words are only enforced if ecmaVersion >= 5.
+  // Set `allowReserved` to a boolean value to explicitly turn this on
+  // an off. When this option has the value "never", reserved words
+  // and keywords can also not be used as property names.
+  allowReserved: null,
+  // When enabled, a return at the top level is not considered an
+  // error.
+  allowReturnOutsideFunction: false,
+  // When enabled, import/export statements are not constrained to
+  // appearing at the top of the program, and an import.meta expression
+  // in a script isn't considered an error.
+  allowImportExportEverywhere: false,
+  // By default, await identifiers are allowed to appear at the top-level scope only if ecmaVersion >= 2022.
+  // When enabled, await identifiers are allowed to appear at the top-level scope,
+  // but they are still not allowed in non-async functions.
+  allowAwaitOutsideFunction: null,
+  // When enabled, super identifiers are not constrained to
+  // appearing in methods and do not raise an error when they appear elsewhere.
+  allowSuperOutsideMethod: null,
+  // When enabled, hashbang directive in the beginning of file is
+  // allowed and treated as a line comment. Enabled by default when
+  // `ecmaVersion` >= 2023.
+  allowHashBang: false,
+  // By default, the parser will verify that private properties are
+  // only used in places where they are valid and have been declared.
+  // Set this to false to turn such checks off.
+  checkPrivateFields: true,
+  // When `locations` is on, `loc` properties holding objects with
+  // `start` and `end` properties in `{line, column}` form (with
+  // line being 1-based and column 0-based) will be attached to the
+  // nodes.
+  locations: false,
+  // Pass an optional `{line, column}` object to use for the start of
+  // the parse. This is mostly useful when using `parseExpressionAt`
+  // with `locations: true`, to prevent the parser from having to
+  // determine the line position at the start position.
+  startLocation: null,
+  // A function can be passed as `onToken` option, which will
+  // cause Acorn to call that function with object in the same
+  // format as tokens returned from `tokenizer().getToken()`. Note
+  // that you are not allowed to call the parser from the
+  // callback—that will corrupt its internal state.
+  onToken: null,
+  // A function can be passed as `onComment` option, which will
+  // cause Acorn to call that function with `(block, text, start,
+  // end)` parameters whenever a comment is skipped. `block` is a
+  // boolean indicating whether this is a block (`/* */`) comment,
+  // `text` is the content of the comment, and `start` and `end` are
+  // character offsets that denote the start and end of the comment.
+  // When the `locations` option is on, two more parameters are
+  // passed, the full `{line, column}` locations of the start and
+  // end of the comments. Note that you are not allowed to call the
+  // parser from the callback—that will corrupt its internal state.
+  // When this option has an array as value, objects representing the
+  // comments are pushed to it.
+  onComment: null,
+  // Nodes have their start and end characters offsets recorded in
+  // `start` and `end` properties (directly on the node, rather than
+  // the `loc` object, which holds line/column data. To also add a
+  // [semi-standardized][range] `range` property holding a `[start,
+  // end]` array with the same numbers, set the `ranges` option to
+  // `true`.
+  //
+  // [range]: https://bugzilla.mozilla.org/show_bug.cgi?id=745678
+  ranges: false,
+  // It is possible to parse multiple files into a single AST by
+  // passing the tree produced by parsing the first file as
+  // `program` option in subsequent parses. This will add the
+  // toplevel forms of the parsed file to the `Program` (top) node
+  // of an existing parse tree.
+  program: null,
+  // When `locations` is on, you can pass this to record the source
+  // file in every node's `loc` object.
+  sourceFile: null,
+  // This value, if given, is stored in every node, whether
+  // `locations` is on or off.
+  directSourceFile: null,
+  // When enabled, parenthesized expressions are represented by
+  // (non-standard) ParenthesizedExpression nodes
+  preserveParens: false
+};
+var warnedAboutEcmaVersion = false;
+function getOptions(opts) {
+  var options2 = {};
+  for (var opt in defaultOptions) {
+    options2[opt] = opts && hasOwn(opts, opt) ? opts[opt] : defaultOptions[opt];
+  }
+  if (options2.ecmaVersion === "latest") {
+    options2.ecmaVersion = 1e8;
+  } else if (options2.ecmaVersion == null) {
+    if (!warnedAboutEcmaVersion && typeof console === "object" && console.warn) {
+      warnedAboutEcmaVersion = true;
+      console.warn("Since Acorn 8.0.0, options.ecmaVersion is required.\nDefaulting to 2020, but this will stop working in the future.");
+    }
+    options2.ecmaVersion = 11;
+  } else if (options2.ecmaVersion >= 2015) {
+    options2.ecmaVersion -= 2009;
+  }
+  if (options2.allowReserved == null) {
+    options2.allowReserved = options2.ecmaVersion < 5;
+  }
+  if (!opts || opts.allowHashBang == null) {
+    options2.allowHashBang = options2.ecmaVersion >= 14;
+  }
+  if (isArray(options2.onToken)) {
+    var tokens = options2.onToken;
+    options2.onToken = function(token) {
+      return tokens.push(token);
+    };
+  }
+  if (isArray(options2.onComment)) {
+    options2.onComment = pushComment(options2, options2.onComment);
+  }
+  if (options2.sourceType === "commonjs" && options2.allowAwaitOutsideFunction) {
+    throw new Error("Cannot use allowAwaitOutsideFunction with sourceType: commonjs");
+  }
+  return options2;
+}
+function pushComment(options2, array2) {
+  return function(block, text4, start, end, startLoc, endLoc) {
+    var comment = {
+      type: block ? "Block" : "Line",
+      value: text4,
+      start,
+      end
+    };
+    if (options2.locations) {
+      comment.loc = new SourceLocation(this, startLoc, endLoc);
+    }
+    if (options2.ranges) {
+      comment.range = [start, end];
+    }
+    array2.push(comment);
+  };
+}
+var SCOPE_TOP = 1;
+var SCOPE_FUNCTION = 2;
+var SCOPE_ASYNC = 4;
+var SCOPE_GENERATOR = 8;
+var SCOPE_ARROW = 16;
+var SCOPE_SIMPLE_CATCH = 32;
+var SCOPE_SUPER = 64;
+var SCOPE_DIRECT_SUPER = 128;
+var SCOPE_CLASS_STATIC_BLOCK = 256;
+var SCOPE_CLASS_FIELD_INIT = 512;
+var SCOPE_SWITCH = 1024;
+var SCOPE_VAR = SCOPE_TOP | SCOPE_FUNCTION | SCOPE_CLASS_STATIC_BLOCK;
+function functionFlags(async, generator) {
+  return SCOPE_FUNCTION | (async ? SCOPE_ASYNC : 0) | (generator ? SCOPE_GENERATOR : 0);
+}
+var BIND_NONE = 0;
+var BIND_VAR = 1;
+var BIND_LEXICAL = 2;
+var BIND_FUNCTION = 3;
+var BIND_SIMPLE_CATCH = 4;
+var BIND_OUTSIDE = 5;
+var Parser = function Parser2(options2, input2, startPos) {
+  this.options = options2 = getOptions(options2);
+  this.sourceFile = options2.sourceFile;
+  this.keywords = wordsRegexp(keywords$1[options2.ecmaVersion >= 6 ? 6 : options2.sourceType === "module" ? "5module" : 5]);
+  var reserved = "";
+  if (options2.allowReserved !== true) {
+    reserved = reservedWords[options2.ecmaVersion >= 6 ? 6 : options2.ecmaVersion === 5 ? 5 : 3];
+    if (options2.sourceType === "module") {
+      reserved += " await";
+    }
+  }
+  this.reservedWords = wordsRegexp(reserved);
+  var reservedStrict = (reserved ? reserved + " " : "") + reservedWords.strict;
+  this.reservedWordsStrict = wordsRegexp(reservedStrict);
+  this.reservedWordsStrictBind = wordsRegexp(reservedStrict + " " + reservedWords.strictBind);
+  this.input = String(input2);
+  this.containsEsc = false;
+  this.pos = startPos || 0;
+  this.curLine = 1;
+  if (options2.startLocation) {
+    this.lineStart = this.pos - options2.startLocation.column;
+    this.curLine = options2.startLocation.line;
+  } else if (startPos) {
+    this.lineStart = this.input.lastIndexOf("\n", startPos - 1) + 1;
+    if (this.options.locations) {
+      this.curLine = this.input.slice(0, this.lineStart).split(lineBreak).length;
+    }
+  } else {
+    this.lineStart = 0;
+  }
+  this.type = types$1.eof;
+  this.value = null;
+  this.start = this.end = this.pos;
+  this.startLoc = this.endLoc = this.curPosition();
+  this.lastTokEndLoc = this.lastTokStartLoc = null;
+  this.lastTokStart = this.lastTokEnd = this.pos;
+  this.context = this.initialContext();
+  this.exprAllowed = true;
+  this.inModule = options2.sourceType === "module";
+  this.strict = this.inModule || options2.strict === true || this.strictDirective(this.pos);
+  this.potentialArrowAt = -1;
+  this.potentialArrowInForAwait = false;
+  this.yieldPos = this.awaitPos = this.awaitIdentPos = 0;
+  this.labels = [];
+  this.undefinedExports = /* @__PURE__ */ Object.create(null);
+  if (this.pos === 0 && options2.allowHashBang && this.input.slice(0, 2) === "#!") {
+    this.skipLineComment(2);
+  }
+  this.scopeStack = [];
+  this.enterScope(
+    this.options.sourceType === "commonjs" ? SCOPE_FUNCTION : SCOPE_TOP
+  );
+  this.regexpState = null;
+  this.privateNameStack = [];
+};
+var prototypeAccessors = { inFunction: { configurable: true }, inGenerator: { configurable: true }, inAsync: { configurable: true }, canAwait: { configurable: true }, allowReturn: { configurable: true }, allowSuper: { configurable: true }, allowDirectSuper: { configurable: true }, treatFunctionsAsVar: { configurable: true }, allowNewDotTarget: { configurable: true }, allowUsing: { configurable: true }, inClassStaticBlock: { configurable: true } };
+Parser.prototype.parse = function parse3() {
+  var this$1$1 = this;
+  var node2 = this.options.program || this.startNode();
+  this.nextToken();
+  return this.catchStackOverflow(function() {
+    return this$1$1.parseTopLevel(node2);
+  });
+};
+prototypeAccessors.inFunction.get = function() {
+  return (this.currentVarScope().flags & SCOPE_FUNCTION) > 0;
+};
+prototypeAccessors.inGenerator.get = function() {
+  return (this.currentVarScope().flags & SCOPE_GENERATOR) > 0;
+};
+prototypeAccessors.inAsync.get = function() {
+  return (this.currentVarScope().flags & SCOPE_ASYNC) > 0;
+};
+prototypeAccessors.canAwait.get = function() {
+  for (var i2 = this.scopeStack.length - 1; i2 >= 0; i2--) {
+    var ref2 = this.scopeStack[i2];
+    var flags = ref2.flags;
+    if (flags & (SCOPE_CLASS_STATIC_BLOCK | SCOPE_CLASS_FIELD_INIT)) {
+      return false;
+    }
+    if (flags & SCOPE_FUNCTION) {
+      return (flags & SCOPE_ASYNC) > 0;
+    }
+  }
+  return this.inModule && this.options.ecmaVersion >= 13 || this.options.allowAwaitOutsideFunction;
+};
+prototypeAccessors.allowReturn.get = function() {
+  if (this.inFunction) {
+    return true;
+  }
+  if (this.options.allowReturnOutsideFunction && this.currentVarScope().flags & SCOPE_TOP) {
+    return true;
+  }
+  return false;
+};
+prototypeAccessors.allowSuper.get = function() {
+  var ref2 = this.currentThisScope();
+  var flags = ref2.flags;
+  return (flags & SCOPE_SUPER) > 0 || this.options.allowSuperOutsideMethod;
+};
+prototypeAccessors.allowDirectSuper.get = function() {
+  return (this.currentThisScope().flags & SCOPE_DIRECT_SUPER) > 0;
+};
+prototypeAccessors.treatFunctionsAsVar.get = function() {
+  return this.treatFunctionsAsVarInScope(this.currentScope());
+};
+prototypeAccessors.allowNewDotTarget.get = function() {
+  for (var i2 = this.scopeStack.length - 1; i2 >= 0; i2--) {
+    var ref2 = this.scopeStack[i2];
+    var flags = ref2.flags;
+    if (flags & (SCOPE_CLASS_STATIC_BLOCK | SCOPE_CLASS_FIELD_INIT) || flags & SCOPE_FUNCTION && !(flags & SCOPE_ARROW)) {
+      return true;
+    }
+  }
+  return false;
+};
+prototypeAccessors.allowUsing.get = function() {
+  var ref2 = this.currentScope();
+  var flags = ref2.flags;
+  if (flags & SCOPE_SWITCH) {
+    return false;
+  }
+  if (!this.inModule && flags & SCOPE_TOP) {
+    return false;
+  }
+  return true;
+};
+prototypeAccessors.inClassStaticBlock.get = function() {
+  return (this.currentVarScope().flags & SCOPE_CLASS_STATIC_BLOCK) > 0;
+};
+Parser.extend = function extend2() {
+  var plugins = [], len = arguments.length;
+  while (len--) plugins[len] = arguments[len];
+  var cls2 = this;
+  for (var i2 = 0; i2 < plugins.length; i2++) {
+    cls2 = plugins[i2](cls2);
+  }
+  return cls2;
+};
+Parser.parse = function parse4(input2, options2) {
+  return new this(options2, input2).parse();
+};
+Parser.parseExpressionAt = function parseExpressionAt(input2, pos, options2) {
+  var parser = new this(options2, input2, pos);
+  parser.nextToken();
+  return parser.parseExpression();
+};
+Parser.tokenizer = function tokenizer(input2, options2) {
+  return new this(options2, input2);
+};
+Object.defineProperties(Parser.prototype, prototypeAccessors);
+var pp$9 = Parser.prototype;
+var literal2 = /^(?:'((?:\\[^]|[^'\\])*?)'|"((?:\\[^]|[^"\\])*?)")/;
+pp$9.strictDirective = function(start) {
+  if (this.options.ecmaVersion < 5) {
+    return false;
+  }
+  for (; ; ) {
+    skipWhiteSpace.lastIndex = start;
+    start += skipWhiteSpace.exec(this.input)[0].length;
+    var match = literal2.exec(this.input.slice(start));
+    if (!match) {
+      return false;
+    }
+    if ((match[1] || match[2]) === "use strict") {
+      skipWhiteSpace.lastIndex = start + match[0].length;
+      var spaceAfter = skipWhiteSpace.exec(this.input), end = spaceAfter.index + spaceAfter[0].length;
+      var next = this.input.charAt(end);
+      return next === ";" || next === "}" || lineBreak.test(spaceAfter[0]) && !(/[(`.[+\-/*%<>=,?^&]/.test(next) || next === "!" && this.input.charAt(end + 1) === "=" || next === "i" && keywordOpAt(this, end));
+    }
+    start += match[0].length;
+    skipWhiteSpace.lastIndex = start;
+    start += skipWhiteSpace.exec(this.input)[0].length;
+    if (this.input[start] === ";") {
+      start++;
+    }
+  }
+};
+function keywordOpAt(parser, pos) {
+  var end = pos + 1, stop = Math.min(parser.input.length, pos + 11);
+  while (end < stop) {
+    var ch = parser.fullCharCodeAt(end);
+    if (!isIdentifierChar(ch, true)) {
+      break;
+    }
+    end += ch <= 65535 ? 1 : 2;
+  }
+  return end === pos + 2 && parser.input.slice(pos, end) === "in" || end === pos + 10 && parser.input.slice(pos, end) === "instanceof";
+}
+pp$9.eat = function(type) {
+  if (this.type === type) {
+    this.next();
+    return true;
+  } else {
+    return false;
+  }
+};
+pp$9.isContextual = function(name2) {
+  return this.type === types$1.name && this.value === name2 && !this.containsEsc;
+};
+pp$9.eatContextual = function(name2) {
+  if (!this.isContextual(name2)) {
+    return false;
+  }
+  this.next();
+  return true;
+};
+pp$9.catchStackOverflow = function(f) {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof Error && (/\bstack\b.*\b(exceeded|overflow)\b/i.test(e.message) || /\btoo much recursion\b/i.test(e.message))) {
+      this.raise(this.start, "Not enough stack space to parse input");
+    } else {
+      throw e;
+    }
+  }
+};
+pp$9.expectContextual = function(name2) {
+  if (!this.eatContextual(name2)) {
+    this.unexpected();
+  }
+};
+pp$9.canInsertSemicolon = function() {
+  return this.type === types$1.eof || this.type === types$1.braceR || lineBreak.test(this.input.slice(this.lastTokEnd, this.start));
+};
+pp$9.insertSemicolon = function() {
+  if (this.canInsertSemicolon()) {
+    if (this.options.onInsertedSemicolon) {
+      this.options.onInsertedSemicolon(this.lastTokEnd, this.lastTokEndLoc);
+    }
+    return true;
+  }
+};
+pp$9.semicolon = function() {
+  if (!this.eat(types$1.semi) && !this.insertSemicolon()) {
+    this.unexpected();
+  }
+};
+pp$9.afterTrailingComma = function(tokType, notNext) {
+  if (this.type === tokType) {
+    if (this.options.onTrailingComma) {
+      this.options.onTrailingComma(this.lastTokStart, this.lastTokStartLoc);
+    }
+    if (!notNext) {
+      this.next();
+    }
+    return true;
+  }
+};
+pp$9.expect = function(type) {
+  this.eat(type) || this.unexpected();
+};
+pp$9.unexpected = function(pos) {
+  this.raise(pos != null ? pos : this.start, "Unexpected token");
+};
+var DestructuringErrors = function DestructuringErrors2() {
+  this.shorthandAssign = this.trailingComma = this.parenthesizedAssign = this.parenthesizedBind = this.doubleProto = -1;
+};
+pp$9.checkPatternErrors = function(refDestructuringErrors, isAssign) {
+  if (!refDestructuringErrors) {
+    return;
+  }
+  if (refDestructuringErrors.trailingComma > -1) {
+    this.raiseRecoverable(refDestructuringErrors.trailingComma, "Comma is not permitted after the rest element");
+  }
+  var parens = isAssign ? refDestructuringErrors.parenthesizedAssign : refDestructuringErrors.parenthesizedBind;
+  if (parens > -1) {
+    this.raiseRecoverable(parens, isAssign ? "Assigning to rvalue" : "Parenthesized pattern");
+  }
+};
+pp$9.checkExpressionErrors = function(refDestructuringErrors, andThrow) {
+  if (!refDestructuringErrors) {
+    return false;
+  }
+  var shorthandAssign = refDestructuringErrors.shorthandAssign;
+  var doubleProto = refDestructuringErrors.doubleProto;
+  if (!andThrow) {
+    return shorthandAssign >= 0 || doubleProto >= 0;
+  }
+  if (shorthandAssign >= 0) {
+    this.raise(shorthandAssign, "Shorthand property assignments are valid only in destructuring patterns");
+  }
+  if (doubleProto >= 0) {
+    this.raiseRecoverable(doubleProto, "Redefinition of __proto__ property");
+  }
+};
+pp$9.checkYieldAwaitInDefaultParams = function() {
+  if (this.yieldPos && (!this.awaitPos || this.yieldPos < this.awaitPos)) {
+    this.raise(this.yieldPos, "Yield expression cannot be a default value");
+  }
+  if (this.awaitPos) {
+    this.raise(this.awaitPos, "Await expression cannot be a default value");
+  }
+};
+pp$9.isSimpleAssignTarget = function(expr) {
+  if (expr.type === "ParenthesizedExpression") {
+    return this.isSimpleAssignTarget(expr.expression);
+  }
+  return expr.type === "Identifier" || expr.type === "MemberExpression";
+};
+var pp$8 = Parser.prototype;
+pp$8.parseTopLevel = function(node2) {
+  var exports$1 = /* @__PURE__ */ Object.create(null);
+  if (!node2.body) {
+    node2.body = [];
+  }
+  while (this.type !== types$1.eof) {
+    var stmt = this.parseStatement(null, true, exports$1);
+    node2.body.push(stmt);
+  }
+  if (this.inModule) {
+    for (var i2 = 0, list3 = Object.keys(this.undefinedExports); i2 < list3.length; i2 += 1) {
+      var name2 = list3[i2];
+      this.raiseRecoverable(this.undefinedExports[name2].start, "Export '" + name2 + "' is not defined");
+    }
+  }
+  this.adaptDirectivePrologue(node2.body);
+  this.next();
+  node2.sourceType = this.options.sourceType === "commonjs" ? "script" : this.options.sourceType;
+  return this.finishNode(node2, "Program");
+};
+var loopLabel = { kind: "loop" };
+var switchLabel = { kind: "switch" };
+pp$8.isLet = function(context) {
+  if (this.options.ecmaVersion < 6 || !this.isContextual("let")) {
+    return false;
+  }
+  skipWhiteSpace.lastIndex = this.pos;
+  var skip = skipWhiteSpace.exec(this.input);
+  var next = this.pos + skip[0].length, nextCh = this.fullCharCodeAt(next);
+  if (nextCh === 91 || nextCh === 92) {
+    return true;
+  }
+  if (context) {
+    return false;
+  }
+  if (nextCh === 123) {
+    return true;
+  }
+  if (isIdentifierStart(nextCh)) {
+    var start = next;
+    do {
+      next += nextCh <= 65535 ? 1 : 2;
+    } while (isIdentifierChar(nextCh = this.fullCharCodeAt(next)));
+    if (nextCh === 92) {
+      return true;
+    }
+    var ident = this.input.slice(start, next);
+    if (!keywordRelationalOperator.test(ident)) {
+      return true;
+    }
+  }
+  return false;
+};
+pp$8.isAsyncFunction = function() {
+  if (this.options.ecmaVersion < 8 || !this.isContextual("async")) {
+    return false;
+  }
+  skipWhiteSpace.lastIndex = this.pos;
+  var skip = skipWhiteSpace.exec(this.input);
+  var next = this.pos + skip[0].length, after;
+  return !lineBreak.test(this.input.slice(this.pos, next)) && this.input.slice(next, next + 8) === "function" && (next + 8 === this.input.length || !(isIdentifierChar(after = this.fullCharCodeAt(next + 8)) || after === 92));
+};
+pp$8.isUsingKeyword = function(isAwaitUsing, isFor) {
+  if (this.options.ecmaVersion < 17 || !this.isContextual(isAwaitUsing ? "await" : "using")) {
+    return false;
+  }
+  skipWhiteSpace.lastIndex = this.pos;
+  var skip = skipWhiteSpace.exec(this.input);
+  var next = this.pos + skip[0].length;
+  if (lineBreak.test(this.input.slice(this.pos, next))) {
+    return false;
+  }
+  if (isAwaitUsing) {
+    var usingEndPos = next + 5, after;
+    if (this.input.slice(next, usingEndPos) !== "using" || usingEndPos === this.input.length || isIdentifierChar(after = this.fullCharCodeAt(usingEndPos)) || after === 92) {
+      return false;
+    }
+    skipWhiteSpace.lastIndex = usingEndPos;
+    var skipAfterUsing = skipWhiteSpace.exec(this.input);
+    next = usingEndPos + skipAfterUsing[0].length;
+    if (skipAfterUsing && lineBreak.test(this.input.slice(usingEndPos, next))) {
+      return false;
+    }
+  }
+  var ch = this.fullCharCodeAt(next);
+  if (!isIdentifierStart(ch) && ch !== 92) {
+    return false;
+  }
+  var idStart = next;
+  do {
+    next += ch <= 65535 ? 1 : 2;
+  } while (isIdentifierChar(ch = this.fullCharCodeAt(next)));
+  if (ch === 92) {
+    return true;
+  }
+  var id = this.input.slice(idStart, next);
+  if (keywordRelationalOperator.test(id)) {
+    return false;
+  }
+  if (isFor && !isAwaitUsing && id === "of") {
+    skipWhiteSpace.lastIndex = next;
+    var skipAfterOf = skipWhiteSpace.exec(this.input);
+    next = next + skipAfterOf[0].length;
+    if (this.input.charCodeAt(next) !== 61 || // Check for ==, === and => operators
+    (ch = this.input.charCodeAt(next + 1)) === 61 || ch === 62) {
+      return false;
+    }
+  }
+  return true;
+};
+pp$8.isAwaitUsing = function(isFor) {
+  return this.isUsingKeyword(true, isFor);
+};
+pp$8.isUsing = function(isFor) {
+  return this.isUsingKeyword(false, isFor);
+};
+pp$8.parseStatement = function(context, topLevel, exports$1) {
+  var starttype = this.type, node2 = this.startNode(), kind;
+  if (this.isLet(context)) {
+    starttype = types$1._var;
+    kind = "let";
+  }
+  switch (starttype) {
+    case types$1._break:
+    case types$1._continue:
+      return this.parseBreakContinueStatement(node2, starttype.keyword);
+    case types$1._debugger:
+      return this.parseDebuggerStatement(node2);
+    case types$1._do:
+      return this.parseDoStatement(node2);
+    case types$1._for:
+      return this.parseForStatement(node2);
+    case types$1._function:
+      if (context && (this.strict || context !== "if" && context !== "label") && this.options.ecmaVersion >= 6) {
+        this.unexpected();
+      }
+      return this.parseFunctionStatement(node2, false, !context);
+    case types$1._class:
+      if (context) {
+        this.unexpected();
+      }
+      return this.parseClass(node2, true);
+    case types$1._if:
+      return this.parseIfStatement(node2);
+    case types$1._return:
+      return this.parseReturnStatement(node2);
+    case types$1._switch:
+      return this.parseSwitchStatement(node2);
+    case types$1._throw:
+      return this.parseThrowStatement(node2);
+    case types$1._try:
+      return this.parseTryStatement(node2);
+    case types$1._const:
+    case types$1._var:
+      kind = kind || this.value;
+      if (context && kind !== "var") {
+        this.unexpected();
+      }
+      return this.parseVarStatement(node2, kind);
+    case types$1._while:
+      return this.parseWhileStatement(node2);
+    case types$1._with:
+      return this.parseWithStatement(node2);
+    case types$1.braceL:
+      return this.parseBlock(true, node2);
+    case types$1.semi:
+      return this.parseEmptyStatement(node2);
+    case types$1._export:
+    case types$1._import:
+      if (this.options.ecmaVersion > 10 && starttype === types$1._import) {
+        skipWhiteSpace.lastIndex = this.pos;
+        var skip = skipWhiteSpace.exec(this.input);
+        var next = this.pos + skip[0].length, nextCh = this.input.charCodeAt(next);
+        if (nextCh === 40 || nextCh === 46) {
+          return this.parseExpressionStatement(node2, this.parseExpression());
+        }
+      }
+      if (!this.options.allowImportExportEverywhere) {
+        if (!topLevel) {
+          this.raise(this.start, "'import' and 'export' may only appear at the top level");
+        }
+        if (!this.inModule) {
+          this.raise(this.start, "'import' and 'export' may appear only with 'sourceType: module'");
+        }
+      }
+      return starttype === types$1._import ? this.parseImport(node2) : this.parseExport(node2, exports$1);
+    // If the statement does not start with a statement keyword or a
+    // brace, it's an ExpressionStatement or LabeledStatement. We
+    // simply start parsing an expression, and afterwards, if the
+    // next token is a colon and the expression was a simple
+    // Identifier node, we switch to interpreting it as a label.
+    default:
+      if (this.isAsyncFunction()) {
+        if (context) {
+          this.unexpected();
+        }
+        this.next();
+        return this.parseFunctionStatement(node2, true, !context);
+      }
+      var usingKind = this.isAwaitUsing(false) ? "await using" : this.isUsing(false) ? "using" : null;
+      if (usingKind) {
+        if (!this.allowUsing) {
+          this.raise(this.start, "Using declaration cannot appear in the top level when source type is `script` or in the bare case statement");
+        }
+        if (context) {
+          this.raise(this.start, "Using declaration is not allowed in single-statement positions");
+        }
+        if (usingKind === "await using") {
+          if (!this.canAwait) {
+            this.raise(this.start, "Await using cannot appear outside of async function");
+          }
+          this.next();
+        }
+        this.next();
+        this.parseVar(node2, false, usingKind);
+        this.semicolon();
+        return this.finishNode(node2, "VariableDeclaration");
+      }
+      var maybeName = this.value, expr = this.parseExpression();
+      if (starttype === types$1.name && expr.type === "Identifier" && this.eat(types$1.colon)) {
+        return this.parseLabeledStatement(node2, maybeName, expr, context);
+      } else {
+        return this.parseExpressionStatement(node2, expr);
+      }
+  }
+};
+pp$8.parseBreakContinueStatement = function(node2, keyword) {
+  var isBreak = keyword === "break";
+  this.next();
+  if (this.eat(types$1.semi) || this.insertSemicolon()) {
+    node2.label = null;
+  } else if (this.type !== types$1.name) {
+    this.unexpected();
+  } else {
+    node2.label = this.parseIdent();
+    this.semicolon();
+  }
+  var i2 = 0;
+  for (; i2 < this.labels.length; ++i2) {
+    var lab = this.labels[i2];
+    if (node2.label == null || lab.name === node2.label.name) {
+      if (lab.kind != null && (isBreak || lab.kind === "loop")) {
+        break;
+      }
+      if (node2.label && isBreak) {
+        break;
+      }
+    }
+  }
+  if (i2 === this.labels.length) {
+    this.raise(node2.start, "Unsyntactic " + keyword);
+  }
+  return this.finishNode(node2, isBreak ? "BreakStatement" : "ContinueStatement");
+};
+pp$8.parseDebuggerStatement = function(node2) {
+  this.next();
+  this.semicolon();
+  return this.finishNode(node2, "DebuggerStatement");
+};
+pp$8.parseDoStatement = function(node2) {
+  this.next();
+  this.labels.push(loopLabel);
+  node2.body = this.parseStatement("do");
+  this.labels.pop();
+  this.expect(types$1._while);
+  node2.test = this.parseParenExpression();
+  if (this.options.ecmaVersion >= 6) {
+    this.eat(types$1.semi);
+  } else {
+    this.semicolon();
+  }
+  return this.finishNode(node2, "DoWhileStatement");
+};
+pp$8.parseForStatement = function(node2) {
+  this.next();
+  var awaitAt = this.options.ecmaVersion >= 9 && this.canAwait && this.eatContextual("await") ? this.lastTokStart : -1;
+  this.labels.push(loopLabel);
+  this.enterScope(0);
+  this.expect(types$1.parenL);
+  if (this.type === types$1.semi) {
+    if (awaitAt > -1) {
+      this.unexpected(awaitAt);
+    }
+    return this.parseFor(node2, null);
+  }
+  var isLet = this.isLet();
+  if (this.type === types$1._var || this.type === types$1._const || isLet) {
+    var init$1 = this.startNode(), kind = isLet ? "let" : this.value;
+    this.next();
+    this.parseVar(init$1, true, kind);
+    this.finishNode(init$1, "VariableDeclaration");
+    return this.parseForAfterInit(node2, init$1, awaitAt);
+  }
+  var startsWithLet = this.isContextual("let"), isForOf = false;
+  var usingKind = this.isUsing(true) ? "using" : this.isAwaitUsing(true) ? "await using" : null;
+  if (usingKind) {
+    var init$2 = this.startNode();
+    this.next();
+    if (usingKind === "await using") {
+      if (!this.canAwait) {
+        this.raise(this.start, "Await using cannot appear outside of async function");
+      }
+      this.next();
+    }
+    this.parseVar(init$2, true, usingKind);
+    this.finishNode(init$2, "VariableDeclaration");
+    return this.parseForAfterInit(node2, init$2, awaitAt);
+  }
+  var containsEsc = this.containsEsc;
+  var refDestructuringErrors = new DestructuringErrors();
+  var initPos = this.start;
+  var init = awaitAt > -1 ? this.parseExprSubscripts(refDestructuringErrors, "await") : this.parseExpression(true, refDestructuringErrors);
+  if (this.type === types$1._in || (isForOf = this.options.ecmaVersion >= 6 && this.isContextual("of"))) {
+    if (awaitAt > -1) {
+      if (this.type === types$1._in) {
+        this.unexpected(awaitAt);
+      }
+      node2.await = true;
+    } else if (isForOf && this.options.ecmaVersion >= 8) {
+      if (init.start === initPos && !containsEsc && init.type === "Identifier" && init.name === "async") {
+        this.unexpected();
+      } else if (this.options.ecmaVersion >= 9) {
+        node2.await = false;
+      }
+    }
+    if (startsWithLet && isForOf) {
+      this.raise(init.start, "The left-hand side of a for-of loop may not start with 'let'.");
+    }
+    this.toAssignable(init, false, refDestructuringErrors);
+    this.checkLValPattern(init);
+    return this.parseForIn(node2, init);
+  } else {
+    this.checkExpressionErrors(refDestructuringErrors, true);
+  }
+  if (awaitAt > -1) {
+    this.unexpected(awaitAt);
+  }
+  return this.parseFor(node2, init);
+};
+pp$8.parseForAfterInit = function(node2, init, awaitAt) {
+  if ((this.type === types$1._in || this.options.ecmaVersion >= 6 && this.isContextual("of")) && init.declarations.length === 1) {
+    if (this.type === types$1._in) {
+      if ((init.kind === "using" || init.kind === "await using") && !init.declarations[0].init) {
+        this.raise(this.start, "Using declaration is not allowed in for-in loops");
+      }
+      if (this.options.ecmaVersion >= 9 && awaitAt > -1) {
+        this.unexpected(awaitAt);
+      }
+    } else if (this.options.ecmaVersion >= 9) {
+      node2.await = awaitAt > -1;
+    }
+    return this.parseForIn(node2, init);
+  }
+  if (awaitAt > -1) {
+    this.unexpected(awaitAt);
+  }
+  return this.parseFor(node2, init);
+};
+pp$8.parseFunctionStatement = function(node2, isAsync, declarationPosition) {
+  this.next();
+  return this.parseFunction(node2, FUNC_STATEMENT | (declarationPosition ? 0 : FUNC_HANGING_STATEMENT), false, isAsync);
+};
+pp$8.parseIfStatement = function(node2) {
+  this.next();
+  node2.test = this.parseParenExpression();
+  node2.consequent = this.parseStatement("if");
+  node2.alternate = this.eat(types$1._else) ? this.parseStatement("if") : null;
+  return this.finishNode(node2, "IfStatement");
+};
+pp$8.parseReturnStatement = function(node2) {
+  if (!this.allowReturn) {
+    this.raise(this.start, "'return' outside of function");
+  }
+  this.next();
+  if (this.eat(types$1.semi) || this.insertSemicolon()) {
+    node2.argument = null;
+  } else {
+    node2.argument = this.parseExpression();
+    this.semicolon();
+  }
+  return this.finishNode(node2, "ReturnStatement");
+};
+pp$8.parseSwitchStatement = function(node2) {
+  this.next();
+  node2.discriminant = this.parseParenExpression();
+  node2.cases = [];
+  this.expect(types$1.braceL);
+  this.labels.push(switchLabel);
+  this.enterScope(SCOPE_SWITCH);
+  var cur;
+  for (var sawDefault = false; this.type !== types$1.braceR; ) {
+    if (this.type === types$1._case || this.type === types$1._default) {
+      var isCase = this.type === types$1._case;
+      if (cur) {
+        this.finishNode(cur, "SwitchCase");
+      }
+      node2.cases.push(cur = this.startNode());
+      cur.consequent = [];
+      this.next();
+      if (isCase) {
+        cur.test = this.parseExpression();
+      } else {
+        if (sawDefault) {
+          this.raiseRecoverable(this.lastTokStart, "Multiple default clauses");
+        }
+        sawDefault = true;
+        cur.test = null;
+      }
+      this.expect(types$1.colon);
+    } else {
+      if (!cur) {
+        this.unexpected();
+      }
+      cur.consequent.push(this.parseStatement(null));
+    }
+  }
+  this.exitScope();
+  if (cur) {
+    this.finishNode(cur, "SwitchCase");
+  }
+  this.next();
+  this.labels.pop();
+  return this.finishNode(node2, "SwitchStatement");
+};
+pp$8.parseThrowStatement = function(node2) {
+  this.next();
+  if (lineBreak.test(this.input.slice(this.lastTokEnd, this.start))) {
+    this.raise(this.lastTokEnd, "Illegal newline after throw");
+  }
+  node2.argument = this.parseExpression();
+  this.semicolon();
+  return this.finishNode(node2, "ThrowStatement");
+};
+var empty$1 = [];
+pp$8.parseCatchClauseParam = function() {
+  var param = this.parseBindingAtom();
+  var simple = param.type === "Identifier";
+  this.enterScope(simple ? SCOPE_SIMPLE_CATCH : 0);
+  this.checkLValPattern(param, simple ? BIND_SIMPLE_CATCH : BIND_LEXICAL);
+  this.expect(types$1.parenR);
+  return param;
+};
+pp$8.parseTryStatement = function(node2) {
+  this.next();
+  node2.block = this.parseBlock();
+  node2.handler = null;
+  if (this.type === types$1._catch) {
+    var clause = this.startNode();
+    this.next();
+    if (this.eat(types$1.parenL)) {
+      clause.param = this.parseCatchClauseParam();
+    } else {
+      if (this.options.ecmaVersion < 10) {
+        this.unexpected();
+      }
+      clause.param = null;
+      this.enterScope(0);
+    }
+    clause.body = this.parseBlock(false);
+    this.exitScope();
+    node2.handler = this.finishNode(clause, "CatchClause");
+  }
+  node2.finalizer = this.eat(types$1._finally) ? this.parseBlock() : null;
+  if (!node2.handler && !node2.finalizer) {
+    this.raise(node2.start, "Missing catch or finally clause");
+  }
+  return this.finishNode(node2, "TryStatement");
+};
+pp$8.parseVarStatement = function(node2, kind, allowMissingInitializer) {
+  this.next();
+  this.parseVar(node2, false, kind, allowMissingInitializer);
+  this.semicolon();
+  return this.finishNode(node2, "VariableDeclaration");
+};
+pp$8.parseWhileStatement = function(node2) {
+  this.next();
+  node2.test = this.parseParenExpression();
+  this.labels.push(loopLabel);
+  node2.body = this.parseStatement("while");
+  this.labels.pop();
+  return this.finishNode(node2, "WhileStatement");
+};
+pp$8.parseWithStatement = function(node2) {
+  if (this.strict) {
+    this.raise(this.start, "'with' in strict mode");
+  }
+  this.next();
+  node2.object = this.parseParenExpression();
+  node2.body = this.parseStatement("with");
+  return this.finishNode(node2, "WithStatement");
+};
+pp$8.parseEmptyStatement = function(node2) {
+  this.next();
+  return this.finishNode(node2, "EmptyStatement");
+};
+pp$8.parseLabeledStatement = function(node2, maybeName, expr, context) {
+  for (var i$1 = 0, list3 = this.labels; i$1 < list3.length; i$1 += 1) {
+    var label = list3[i$1];
+    if (label.name === maybeName) {
+      this.raise(expr.start, "Label '" + maybeName + "' is already declared");
+    }
+  }
+  var kind = this.type.isLoop ? "loop" : this.type === types$1._switch ? "switch" : null;
+  for (var i2 = this.labels.length - 1; i2 >= 0; i2--) {
+    var label$1 = this.labels[i2];
+    if (label$1.statementStart === node2.start) {
+      label$1.statementStart = this.start;
+      label$1.kind = kind;
+    } else {
+      break;
+    }
+  }
+  this.labels.push({ name: maybeName, kind, statementStart: this.start });
+  node2.body = this.parseStatement(context ? context.indexOf("label") === -1 ? context + "label" : context : "label");
+  this.labels.pop();
+  node2.label = expr;
+  return this.finishNode(node2, "LabeledStatement");
+};
+pp$8.parseExpressionStatement = function(node2, expr) {
+  node2.expression = expr;
+  this.semicolon();
+  return this.finishNode(node2, "ExpressionStatement");
+};
+pp$8.parseBlock = function(createNewLexicalScope, node2, exitStrict) {
+  if (createNewLexicalScope === void 0) createNewLexicalScope = true;
+  if (node2 === void 0) node2 = this.startNode();
+  node2.body = [];
+  this.expect(types$1.braceL);
+  if (createNewLexicalScope) {
+    this.enterScope(0);
+  }
+  while (this.type !== types$1.braceR) {
+    var stmt = this.parseStatement(null);
+    node2.body.push(stmt);
+  }
+  if (exitStrict) {
+    this.strict = false;
+  }
+  this.next();
+  if (createNewLexicalScope) {
+    this.exitScope();
+  }
+  return this.finishNode(node2, "BlockStatement");
+};
+pp$8.parseFor = function(node2, init) {
+  node2.init = init;
+  this.expect(types$1.semi);
+  node2.test = this.type === types$1.semi ? null : this.parseExpression();
+  this.expect(types$1.semi);
+  node2.update = this.type === types$1.parenR ? null : this.parseExpression();
+  this.expect(types$1.parenR);
+  node2.body = this.parseStatement("for");
+  this.exitScope();
+  this.labels.pop();
+  return this.finishNode(node2, "ForStatement");
+};
+pp$8.parseForIn = function(node2, init) {
+  var isForIn = this.type === types$1._in;
+  this.next();
+  if (init.type === "VariableDeclaration" && init.declarations[0].init != null && (!isForIn || this.options.ecmaVersion < 8 || this.strict || init.kind !== "var" || init.declarations[0].id.type !== "Identifier")) {
+    this.raise(
+      init.start,
+      (isForIn ? "for-in" : "for-of") + " loop variable declaration may not have an initializer"
+    );
+  }
+  node2.left = init;
+  node2.right = isForIn ? this.parseExpression() : this.parseMaybeAssign();
+  this.expect(types$1.parenR);
+  node2.body = this.parseStatement("for");
+  this.exitScope();
+  this.labels.pop();
+  return this.finishNode(node2, isForIn ? "ForInStatement" : "ForOfStatement");
+};
+pp$8.parseVar = function(node2, isFor, kind, allowMissingInitializer) {
+  node2.declarations = [];
+  node2.kind = kind;
+  for (; ; ) {
+    var decl = this.startNode();
+    this.parseVarId(decl, kind);
+    if (this.eat(types$1.eq)) {
+      decl.init = this.parseMaybeAssign(isFor);
+    } else if (!allowMissingInitializer && kind === "const" && !(this.type === types$1._in || this.options.ecmaVersion >= 6 && this.isContextual("of"))) {
+      this.unexpected();
+    } else if (!allowMissingInitializer && (kind === "using" || kind === "await using") && this.options.ecmaVersion >= 17 && this.type !== types$1._in && !this.isContextual("of")) {
+      this.raise(this.lastTokEnd, "Missing initializer in " + kind + " declaration");
+    } else if (!allowMissingInitializer && decl.id.type !== "Identifier" && !(isFor && (this.type === types$1._in || this.isContextual("of")))) {
+      this.raise(this.lastTokEnd, "Complex binding patterns require an initialization value");
+    } else {
+      decl.init = null;
+    }
+    node2.declarations.push(this.finishNode(decl, "VariableDeclarator"));
+    if (!this.eat(types$1.comma)) {
+      break;
+    }
+  }
+  return node2;
+};
+pp$8.parseVarId = function(decl, kind) {
+  decl.id = kind === "using" || kind === "await using" ? this.parseIdent() : this.parseBindingAtom();
+  this.checkLValPattern(decl.id, kind === "var" ? BIND_VAR : BIND_LEXICAL, false);
+};
+var FUNC_STATEMENT = 1;
+var FUNC_HANGING_STATEMENT = 2;
+var FUNC_NULLABLE_ID = 4;
+pp$8.parseFunction = function(node2, statement, allowExpressionBody, isAsync, forInit) {
+  this.initFunction(node2);
+  if (this.options.ecmaVersion >= 9 || this.options.ecmaVersion >= 6 && !isAsync) {
+    if (this.type === types$1.star && statement & FUNC_HANGING_STATEMENT) {
+      this.unexpected();
+    }
+    node2.generator = this.eat(types$1.star);
+  }
+  if (this.options.ecmaVersion >= 8) {
+    node2.async = !!isAsync;
+  }
+  if (statement & FUNC_STATEMENT) {
+    node2.id = statement & FUNC_NULLABLE_ID && this.type !== types$1.name ? null : this.parseIdent();
+    if (node2.id && !(statement & FUNC_HANGING_STATEMENT)) {
+      this.checkLValSimple(node2.id, this.strict || node2.generator || node2.async ? this.treatFunctionsAsVar ? BIND_VAR : BIND_LEXICAL : BIND_FUNCTION);
+    }
+  }
+  var oldYieldPos = this.yieldPos, oldAwaitPos = this.awaitPos, oldAwaitIdentPos = this.awaitIdentPos;
+  this.yieldPos = 0;
+  this.awaitPos = 0;
+  this.awaitIdentPos = 0;
+  this.enterScope(functionFlags(node2.async, node2.generator));
+  if (!(statement & FUNC_STATEMENT)) {
+    node2.id = this.type === types$1.name ? this.parseIdent() : null;
+  }
+  this.parseFunctionParams(node2);
+  this.parseFunctionBody(node2, allowExpressionBody, false, forInit);
+  this.yieldPos = oldYieldPos;
+  this.awaitPos = oldAwaitPos;
+  this.awaitIdentPos = oldAwaitIdentPos;
+  return this.finishNode(node2, statement & FUNC_STATEMENT ? "FunctionDeclaration" : "FunctionExpression");
+};
+pp$8.parseFunctionParams = function(node2) {
+  this.expect(types$1.parenL);
+  node2.params = this.parseBindingList(types$1.parenR, false, this.options.ecmaVersion >= 8);
+  this.checkYieldAwaitInDefaultParams();
+};
+pp$8.parseClass = function(node2, isStatement) {
+  this.next();
+  var oldStrict = this.strict;
+  this.strict = true;
+  this.parseClassId(node2, isStatement);
+  this.parseClassSuper(node2);
+  var privateNameMap = this.enterClassBody();
+  var classBody = this.startNode();
+  var hadConstructor = false;
+  classBody.body = [];
+  this.expect(types$1.braceL);
+  while (this.type !== types$1.braceR) {
+    var element = this.parseClassElement(node2.superClass !== null);
+    if (element) {
+      classBody.body.push(element);
+      if (element.type === "MethodDefinition" && element.kind === "constructor") {
+        if (hadConstructor) {
+          this.raiseRecoverable(element.start, "Duplicate constructor in the same class");
+        }
+        hadConstructor = true;
+      } else if (element.key && element.key.type === "PrivateIdentifier" && isPrivateNameConflicted(privateNameMap, element)) {
+        this.raiseRecoverable(element.key.start, "Identifier '#" + element.key.name + "' has already been declared");
+      }
+    }
+  }
+  this.strict = oldStrict;
+  this.next();
+  node2.body = this.finishNode(classBody, "ClassBody");
+  this.exitClassBody();
+  return this.finishNode(node2, isStatement ? "ClassDeclaration" : "ClassExpression");
+};
+pp$8.parseClassElement = function(constructorAllowsSuper) {
+  if (this.eat(types$1.semi)) {
+    return null;
+  }
+  var ecmaVersion2 = this.options.ecmaVersion;
+  var node2 = this.startNode();
+  var keyName2 = "";
+  var isGenerator = false;
+  var isAsync = false;
+  var kind = "method";
+  var isStatic = false;
+  if (this.eatContextual("static")) {
+    if (ecmaVersion2 >= 13 && this.eat(types$1.braceL)) {
+      this.parseClassStaticBlock(node2);
+      return node2;
+    }
+    if (this.isClassElementNameStart() || this.type === types$1.star) {
+      isStatic = true;
+    } else {
+      keyName2 = "static";
+    }
+  }
+  node2.static = isStatic;
+  if (!keyName2 && ecmaVersion2 >= 8 && this.eatContextual("async")) {
+    if ((this.isClassElementNameStart() || this.type === types$1.star) && !this.canInsertSemicolon()) {
+      isAsync = true;
+    } else {
+      keyName2 = "async";
+    }
+  }
+  if (!keyName2 && (ecmaVersion2 >= 9 || !isAsync) && this.eat(types$1.star)) {
+    isGenerator = true;
+  }
+  if (!keyName2 && !isAsync && !isGenerator) {
+    var lastValue = this.value;
+    if (this.eatContextual("get") || this.eatContextual("set")) {
+      if (this.isClassElementNameStart()) {
+        kind = lastValue;
+      } else {
+        keyName2 = lastValue;
+      }
+    }
+  }
+  if (keyName2) {
+    node2.computed = false;
+    node2.key = this.startNodeAt(this.lastTokStart, this.lastTokStartLoc);
+    node2.key.name = keyName2;
+    this.finishNode(node2.key, "Identifier");
+  } else {
+    this.parseClassElementName(node2);
+  }
+  if (ecmaVersion2 < 13 || this.type === types$1.parenL || kind !== "method" || isGenerator || isAsync) {
+    var isConstructor = !node2.static && checkKeyName(node2, "constructor");
+    var allowsDirectSuper = isConstructor && constructorAllowsSuper;
+    if (isConstructor && kind !== "method") {
+      this.raise(node2.key.start, "Constructor can't have get/set modifier");
+    }
+    node2.kind = isConstructor ? "constructor" : kind;
+    this.parseClassMethod(node2, isGenerator, isAsync, allowsDirectSuper);
+  } else {
+    this.parseClassField(node2);
+  }
+  return node2;
+};
+pp$8.isClassElementNameStart = function() {
+  return this.type === types$1.name || this.type === types$1.privateId || this.type === types$1.num || this.type === types$1.string || this.type === types$1.bracketL || this.type.keyword;
+};
+pp$8.parseClassElementName = function(element) {
+  if (this.type === types$1.privateId) {
+    if (this.value === "constructor") {
+      this.raise(this.start, "Classes can't have an element named '#constructor'");
+    }
+    element.computed = false;
+    element.key = this.parsePrivateIdent();
+  } else {
+    this.parsePropertyName(element);
+  }
+};
+pp$8.parseClassMethod = function(method, isGenerator, isAsync, allowsDirectSuper) {
+  var key5 = method.key;
+  if (method.kind === "constructor") {
+    if (isGenerator) {
+      this.raise(key5.start, "Constructor can't be a generator");
+    }
+    if (isAsync) {
+      this.raise(key5.start, "Constructor can't be an async method");
+    }
+  } else if (method.static && checkKeyName(method, "prototype")) {
+    this.raise(key5.start, "Classes may not have a static property named prototype");
+  }
+  var value = method.value = this.parseMethod(isGenerator, isAsync, allowsDirectSuper);
+  if (method.kind === "get" && value.params.length !== 0) {
+    this.raiseRecoverable(value.start, "getter should have no params");
+  }
+  if (method.kind === "set" && value.params.length !== 1) {
+    this.raiseRecoverable(value.start, "setter should have exactly one param");
+  }
+  if (method.kind === "set" && value.params[0].type === "RestElement") {
+    this.raiseRecoverable(value.params[0].start, "Setter cannot use rest params");
+  }
+  return this.finishNode(method, "MethodDefinition");
+};
+pp$8.parseClassField = function(field) {
+  if (checkKeyName(field, "constructor")) {
+    this.raise(field.key.start, "Classes can't have a field named 'constructor'");
+  } else if (field.static && checkKeyName(field, "prototype")) {
+    this.raise(field.key.start, "Classes can't have a static field named 'prototype'");
+  }
+  if (this.eat(types$1.eq)) {
+    this.enterScope(SCOPE_CLASS_FIELD_INIT | SCOPE_SUPER);
+    field.value = this.parseMaybeAssign();
+    this.exitScope();
+  } else {
+    field.value = null;
+  }
+  this.semicolon();
+  return this.finishNode(field, "PropertyDefinition");
+};
+pp$8.parseClassStaticBlock = function(node2) {
+  node2.body = [];
+  var oldLabels = this.labels;
+  this.labels = [];
+  this.enterScope(SCOPE_CLASS_STATIC_BLOCK | SCOPE_SUPER);
+  while (this.type !== types$1.braceR) {
+    var stmt = this.parseStatement(null);
+    node2.body.push(stmt);
+  }
+  this.next();
+  this.exitScope();
+  this.labels = oldLabels;
+  return this.finishNode(node2, "StaticBlock");
+};
+pp$8.parseClassId = function(node2, isStatement) {
+  if (this.type === types$1.name) {
+    node2.id = this.parseIdent();
+    if (isStatement) {
+      this.checkLValSimple(node2.id, BIND_LEXICAL, false);
+    }
+  } else {
+    if (isStatement === true) {
+      this.unexpected();
+    }
+    node2.id = null;
+  }
+};
+pp$8.parseClassSuper = function(node2) {
+  node2.superClass = this.eat(types$1._extends) ? this.parseExprSubscripts(null, false) : null;
+};
+pp$8.enterClassBody = function() {
+  var element = { declared: /* @__PURE__ */ Object.create(null), used: [] };
+  this.privateNameStack.push(element);
+  return element.declared;
+};
+pp$8.exitClassBody = function() {
+  var ref2 = this.privateNameStack.pop();
+  var declared = ref2.declared;
+  var used = ref2.used;
+  if (!this.options.checkPrivateFields) {
+    return;
+  }
+  var len = this.privateNameStack.length;
+  var parent = len === 0 ? null : this.privateNameStack[len - 1];
+  for (var i2 = 0; i2 < used.length; ++i2) {
+    var id = used[i2];
+    if (!hasOwn(declared, id.name)) {
+      if (parent) {
+        parent.used.push(id);
+      } else {
+        this.raiseRecoverable(id.start, "Private field '#" + id.name + "' must be declared in an enclosing class");
+      }
+    }
+  }
+};
+function isPrivateNameConflicted(privateNameMap, element) {
+  var name2 = element.key.name;
+  var curr = privateNameMap[name2];
+  var next = "true";
+  if (element.type === "MethodDefinition" && (element.kind === "get" || element.kind === "set")) {
+    next = (element.static ? "s" : "i") + element.kind;
+  }
+  if (curr === "iget" && next === "iset" || curr === "iset" && next === "iget" || curr === "sget" && next === "sset" || curr === "sset" && next === "sget") {
+    privateNameMap[name2] = "true";
+    return false;
+  } else if (!curr) {
+    privateNameMap[name2] = next;
+    return false;
+  } else {
+    return true;
+  }
+}
+function checkKeyName(node2, name2) {
+  var computed = node2.computed;
+  var key5 = node2.key;
+  return !computed && (key5.type === "Identifier" && key5.name === name2 || key5.type === "Literal" && key5.value === name2);
+}
+pp$8.parseExportAllDeclaration = function(node2, exports$1) {
+  if (this.options.ecmaVersion >= 11) {
+    if (this.eatContextual("as")) {
+      node2.exported = this.parseModuleExportName();
+      this.checkExport(exports$1, node2.exported, this.lastTokStart);
+    } else {
+      node2.exported = null;
+    }
+  }
+  this.expectContextual("from");
+  if (this.type !== types$1.string) {
+    this.unexpected();
+  }
+  node2.source = this.parseExprAtom();
+  if (this.options.ecmaVersion >= 16) {
+    node2.attributes = this.parseWithClause();
+  }
+  this.semicolon();
+  return this.finishNode(node2, "ExportAllDeclaration");
+};
+pp$8.parseExport = function(node2, exports$1) {
+  this.next();
+  if (this.eat(types$1.star)) {
+    return this.parseExportAllDeclaration(node2, exports$1);
+  }
+  if (this.eat(types$1._default)) {
+    this.checkExport(exports$1, "default", this.lastTokStart);
+    node2.declaration = this.parseExportDefaultDeclaration();
+    return this.finishNode(node2, "ExportDefaultDeclaration");
+  }
+  if (this.shouldParseExportStatement()) {
+    node2.declaration = this.parseExportDeclaration(node2);
+    if (node2.declaration.type === "VariableDeclaration") {
+      this.checkVariableExport(exports$1, node2.declaration.declarations);
+    } else {
+      this.checkExport(exports$1, node2.declaration.id, node2.declaration.id.start);
+    }
+    node2.specifiers = [];
+    node2.source = null;
+    if (this.options.ecmaVersion >= 16) {
+      node2.attributes = [];
+    }
+  } else {
+    node2.declaration = null;
+    node2.specifiers = this.parseExportSpecifiers(exports$1);
+    if (this.eatContextual("from")) {
+      if (this.type !== types$1.string) {
+        this.unexpected();
+      }
+      node2.source = this.parseExprAtom();
+      if (this.options.ecmaVersion >= 16) {
+        node2.attributes = this.parseWithClause();
+      }
+    } else {
+      for (var i2 = 0, list3 = node2.specifiers; i2 < list3.length; i2 += 1) {
+        var spec = list3[i2];
+        this.checkUnreserved(spec.local);
+        this.checkLocalExport(spec.local);
+        if (spec.local.type === "Literal") {
+          this.raise(spec.local.start, "A string literal cannot be used as an exported binding without `from`.");
+        }
+      }
+      node2.source = null;
+      if (this.options.ecmaVersion >= 16) {
+        node2.attributes = [];
+      }
+    }
+    this.semicolon();
+  }
+  return this.finishNode(node2, "ExportNamedDeclaration");
+};
+pp$8.parseExportDeclaration = function(node2) {
+  return this.parseStatement(null);
+};
+pp$8.parseExportDefaultDeclaration = function() {
+  var isAsync;
+  if (this.type === types$1._function || (isAsync = this.isAsyncFunction())) {
+    var fNode = this.startNode();
+    this.next();
+    if (isAsync) {
+      this.next();
+    }
+    return this.parseFunction(fNode, FUNC_STATEMENT | FUNC_NULLABLE_ID, false, isAsync);
+  } else if (this.type === types$1._class) {
+    var cNode = this.startNode();
+    return this.parseClass(cNode, "nullableID");
+  } else {
+    var declaration = this.parseMaybeAssign();
+    this.semicolon();
+    return declaration;
+  }
+};
+pp$8.checkExport = function(exports$1, name2, pos) {
+  if (!exports$1) {
+    return;
+  }
+  if (typeof name2 !== "string") {
+    name2 = name2.type === "Identifier" ? name2.name : name2.value;
+  }
+  if (hasOwn(exports$1, name2)) {
+    this.raiseRecoverable(pos, "Duplicate export '" + name2 + "'");
+  }
+  exports$1[name2] = true;
+};
+pp$8.checkPatternExport = function(exports$1, pat) {
+  var type = pat.type;
+  if (type === "Identifier") {
+    this.checkExport(exports$1, pat, pat.start);
+  } else if (type === "ObjectPattern") {
+    for (var i2 = 0, list3 = pat.properties; i2 < list3.length; i2 += 1) {
+      var prop = list3[i2];
+      this.checkPatternExport(exports$1, prop);
+    }
+  } else if (type === "ArrayPattern") {
+    for (var i$1 = 0, list$1 = pat.elements; i$1 < list$1.length; i$1 += 1) {
+      var elt = list$1[i$1];
+      if (elt) {
+        this.checkPatternExport(exports$1, elt);
+      }
+    }
+  } else if (type === "Property") {
+    this.checkPatternExport(exports$1, pat.value);
+  } else if (type === "AssignmentPattern") {
+    this.checkPatternExport(exports$1, pat.left);
+  } else if (type === "RestElement") {
+    this.checkPatternExport(exports$1, pat.argument);
+  }
+};
+pp$8.checkVariableExport = function(exports$1, decls) {
+  if (!exports$1) {
+    return;
+  }
+  for (var i2 = 0, list3 = decls; i2 < list3.length; i2 += 1) {
+    var decl = list3[i2];
+    this.checkPatternExport(exports$1, decl.id);
+  }
+};
+pp$8.shouldParseExportStatement = function() {
+  return this.type.keyword === "var" || this.type.keyword === "const" || this.type.keyword === "class" || this.type.keyword === "function" || this.isLet() || this.isAsyncFunction();
+};
+pp$8.parseExportSpecifier = function(exports$1) {
+  var node2 = this.startNode();
+  node2.local = this.parseModuleExportName();
+  node2.exported = this.eatContextual("as") ? this.parseModuleExportName() : node2.local;
+  this.checkExport(
+    exports$1,
+    node2.exported,
+    node2.exported.start
+  );
+  return this.finishNode(node2, "ExportSpecifier");
+};
+pp$8.parseExportSpecifiers = function(exports$1) {
+  var nodes = [], first2 = true;
+  this.expect(types$1.braceL);
+  while (!this.eat(types$1.braceR)) {
+    if (!first2) {
+      this.expect(types$1.comma);
+      if (this.afterTrailingComma(types$1.braceR)) {
+        break;
+      }
+    } else {
+      first2 = false;
+    }
+    nodes.push(this.parseExportSpecifier(exports$1));
+  }
+  return nodes;
+};
+pp$8.parseImport = function(node2) {
+  this.next();
+  if (this.type === types$1.string) {
+    node2.specifiers = empty$1;
+    node2.source = this.parseExprAtom();
+  } else {
+    node2.specifiers = this.parseImportSpecifiers();
+    this.expectContextual("from");
+    node2.source = this.type === types$1.string ? this.parseExprAtom() : this.unexpected();
+  }
+  if (this.options.ecmaVersion >= 16) {
+    node2.attributes = this.parseWithClause();
+  }
+  this.semicolon();
+  return this.finishNode(node2, "ImportDeclaration");
+};
+pp$8.parseImportSpecifier = function() {
+  var node2 = this.startNode();
+  node2.imported = this.parseModuleExportName();
+  if (this.eatContextual("as")) {
+    node2.local = this.parseIdent();
+  } else {
+    this.checkUnreserved(node2.imported);
+    node2.local = node2.imported;
+  }
+  this.checkLValSimple(node2.local, BIND_LEXICAL);
+  return this.finishNode(node2, "ImportSpecifier");
+};
+pp$8.parseImportDefaultSpecifier = function() {
+  var node2 = this.startNode();
+  node2.local = this.parseIdent();
+  this.checkLValSimple(node2.local, BIND_LEXICAL);
+  return this.finishNode(node2, "ImportDefaultSpecifier");
+};
+pp$8.parseImportNamespaceSpecifier = function() {
+  var node2 = this.startNode();
+  this.next();
+  this.expectContextual("as");
+  node2.local = this.parseIdent();
+  this.checkLValSimple(node2.local, BIND_LEXICAL);
+  return this.finishNode(node2, "ImportNamespaceSpecifier");
+};
+pp$8.parseImportSpecifiers = function() {
+  var nodes = [], first2 = true;
+  if (this.type === types$1.name) {
+    nodes.push(this.parseImportDefaultSpecifier());
+    if (!this.eat(types$1.comma)) {
+      return nodes;
+    }
+  }
+  if (this.type === types$1.star) {
+    nodes.push(this.parseImportNamespaceSpecifier());
+    return nodes;
+  }
+  this.expect(types$1.braceL);
+  while (!this.eat(types$1.braceR)) {
+    if (!first2) {
+      this.expect(types$1.comma);
+      if (this.afterTrailingComma(types$1.braceR)) {
+        break;
+      }
+    } else {
+      first2 = false;
+    }
+    nodes.push(this.parseImportSpecifier());
+  }
+  return nodes;
+};
+pp$8.parseWithClause = function() {
+  var nodes = [];
+  if (!this.eat(types$1._with)) {
+    return nodes;
+  }
+  this.expect(types$1.braceL);
+  var attributeKeys = {};
+  var first2 = true;
+  while (!this.eat(types$1.braceR)) {
+    if (!first2) {
+      this.expect(types$1.comma);
+      if (this.afterTrailingComma(types$1.braceR)) {
+        break;
+      }
+    } else {
+      first2 = false;
+    }
+    var attr = this.parseImportAttribute();
+    var keyName2 = attr.key.type === "Identifier" ? attr.key.name : attr.key.value;
+    if (hasOwn(attributeKeys, keyName2)) {
+      this.raiseRecoverable(attr.key.start, "Duplicate attribute key '" + keyName2 + "'");
+    }
+    attributeKeys[keyName2] = true;
+    nodes.push(attr);
+  }
+  return nodes;
+};
+pp$8.parseImportAttribute = function() {
+  var node2 = this.startNode();
+  node2.key = this.type === types$1.string ? this.parseExprAtom() : this.parseIdent(this.options.allowReserved !== "never");
+  this.expect(types$1.colon);
+  if (this.type !== types$1.string) {
+    this.unexpected();
+  }
+  node2.value = this.parseExprAtom();
+  return this.finishNode(node2, "ImportAttribute");
+};
+pp$8.parseModuleExportName = function() {
+  if (this.options.ecmaVersion >= 13 && this.type === types$1.string) {
+    var stringLiteral = this.parseLiteral(this.value);
+    if (loneSurrogate.test(stringLiteral.value)) {
+      this.raise(stringLiteral.start, "An export name cannot include a lone surrogate.");
+    }
+    return stringLiteral;
+  }
+  return this.parseIdent(true);
+};
+pp$8.adaptDirectivePrologue = function(statements) {
+  for (var i2 = 0; i2 < statements.length && this.isDirectiveCandidate(statements[i2]); ++i2) {
+    statements[i2].directive = statements[i2].expression.raw.slice(1, -1);
+  }
+};
+pp$8.isDirectiveCandidate = function(statement) {
+  return this.options.ecmaVersion >= 5 && statement.type === "ExpressionStatement" && statement.expression.type === "Literal" && typeof statement.expression.value === "string" && // Reject parenthesized strings.
+  (this.input[statement.start] === '"' || this.input[statement.start] === "'");
+};
+var pp$7 = Parser.prototype;
+pp$7.toAssignable = function(node2, isBinding, refDestructuringErrors) {
+  if (this.options.ecmaVersion >= 6 && node2) {
+    switch (node2.type) {
+      case "Identifier":
+        if (this.inAsync && node2.name === "await") {
+          this.raise(node2.start, "Cannot use 'await' as identifier inside an async function");
+        }
+        break;
+      case "ObjectPattern":
+      case "ArrayPattern":
+      case "AssignmentPattern":
+      case "RestElement":
+        break;
+      case "ObjectExpression":
+        node2.type = "ObjectPattern";
+        if (refDestructuringErrors) {
+          this.checkPatternErrors(refDestructuringErrors, true);
+        }
+        for (var i2 = 0, list3 = node2.properties; i2 < list3.length; i2 += 1) {
+          var prop = list3[i2];
+          this.toAssignable(prop, isBinding);
+          if (prop.type === "RestElement" && (prop.argument.type === "ArrayPattern" || prop.argument.type === "ObjectPattern")) {
+            this.raise(prop.argument.start, "Unexpected token");
+          }
+        }
+        break;
+      case "Property":
+        if (node2.kind !== "init") {
+          this.raise(node2.key.start, "Object pattern can't contain getter or setter");
+        }
+        this.toAssignable(node2.value, isBinding);
+        break;
+      case "ArrayExpression":
+        node2.type = "ArrayPattern";
+        if (refDestructuringErrors) {
+          this.checkPatternErrors(refDestructuringErrors, true);
+        }
+        this.toAssignableList(node2.elements, isBinding);
+        break;
+      case "SpreadElement":
+        node2.type = "RestElement";
+        this.toAssignable(node2.argument, isBinding);
+        if (node2.argument.type === "AssignmentPattern") {
+          this.raise(node2.argument.start, "Rest elements cannot have a default value");
+        }
+        break;
+      case "AssignmentExpression":
+        if (node2.operator !== "=") {
+          this.raise(node2.left.end, "Only '=' operator can be used for specifying default value.");
+        }
+        node2.type = "AssignmentPattern";
+        delete node2.operator;
+        this.toAssignable(node2.left, isBinding);
+        break;
+      case "ParenthesizedExpression":
+        this.toAssignable(node2.expression, isBinding, refDestructuringErrors);
+        break;
+      case "ChainExpression":
+        this.raiseRecoverable(node2.start, "Optional chaining cannot appear in left-hand side");
+        break;
+      case "MemberExpression":
+        if (!isBinding) {
+          break;
+        }
+      default:
+        this.raise(node2.start, "Assigning to rvalue");
+    }
+  } else if (refDestructuringErrors) {
+    this.checkPatternErrors(refDestructuringErrors, true);
+  }
+  return node2;
+};
+pp$7.toAssignableList = function(exprList, isBinding) {
+  var end = exprList.length;
+  for (var i2 = 0; i2 < end; i2++) {
+    var elt = exprList[i2];
+    if (elt) {
+      this.toAssignable(elt, isBinding);
+    }
+  }
+  if (end) {
+    var last = exprList[end - 1];
+    if (this.options.ecmaVersion === 6 && isBinding && last && last.type === "RestElement" && last.argument.type !== "Identifier") {
+      this.unexpected(last.argument.start);
+    }
+  }
+  return exprList;
+};
+pp$7.parseSpread = function(refDestructuringErrors) {
+  var node2 = this.startNode();
+  this.next();
+  node2.argument = this.parseMaybeAssign(false, refDestructuringErrors);
+  return this.finishNode(node2, "SpreadElement");
+};
+pp$7.parseRestBinding = function() {
+  var node2 = this.startNode();
+  this.next();
+  if (this.options.ecmaVersion === 6 && this.type !== types$1.name) {
+    this.unexpected();
+  }
+  node2.argument = this.parseBindingAtom();
+  return this.finishNode(node2, "RestElement");
+};
+pp$7.parseBindingAtom = function() {
+  if (this.options.ecmaVersion >= 6) {
+    switch (this.type) {
+      case types$1.bracketL:
+        var node2 = this.startNode();
+        this.next();
+        node2.elements = this.parseBindingList(types$1.bracketR, true, true);
+        return this.finishNode(node2, "ArrayPattern");
+      case types$1.braceL:
+        return this.parseObj(true);
+    }
+  }
+  return this.parseIdent();
+};
+pp$7.parseBindingList = function(close, allowEmpty, allowTrailingComma, allowModifiers) {
+  var elts = [], first2 = true;
+  while (!this.eat(close)) {
+    if (first2) {
+      first2 = false;
+    } else {
+      this.expect(types$1.comma);
+    }
+    if (allowEmpty && this.type === types$1.comma) {
+      elts.push(null);
+    } else if (allowTrailingComma && this.afterTrailingComma(close)) {
+      break;
+    } else if (this.type === types$1.ellipsis) {
+      var rest = this.parseRestBinding();
+      this.parseBindingListItem(rest);
+      elts.push(rest);
+      if (this.type === types$1.comma) {
+        this.raiseRecoverable(this.start, "Comma is not permitted after the rest element");
+      }
+      this.expect(close);
+      break;
+    } else {
+      elts.push(this.parseAssignableListItem(allowModifiers));
+    }
+  }
+  return elts;
+};
+pp$7.parseAssignableListItem = function(allowModifiers) {
+  var elem = this.parseMaybeDefault(this.start, this.startLoc);
+  this.parseBindingListItem(elem);
+  return elem;
+};
+pp$7.parseBindingListItem = function(param) {
+  return param;
+};
+pp$7.parseMaybeDefault = function(startPos, startLoc, left) {
+  left = left || this.parseBindingAtom();
+  if (this.options.ecmaVersion < 6 || !this.eat(types$1.eq)) {
+    return left;
+  }
+  var node2 = this.startNodeAt(startPos, startLoc);
+  node2.left = left;
+  node2.right = this.parseMaybeAssign();
+  return this.finishNode(node2, "AssignmentPattern");
+};
+pp$7.checkLValSimple = function(expr, bindingType, checkClashes) {
+  if (bindingType === void 0) bindingType = BIND_NONE;
+  var isBind = bindingType !== BIND_NONE;
+  switch (expr.type) {
+    case "Identifier":
+      if (this.strict && this.reservedWordsStrictBind.test(expr.name)) {
+        this.raiseRecoverable(expr.start, (isBind ? "Binding " : "Assigning to ") + expr.name + " in strict mode");
+      }
+      if (isBind) {
+        if (bindingType === BIND_LEXICAL && expr.name === "let") {
+          this.raiseRecoverable(expr.start, "let is disallowed as a lexically bound name");
+        }
+        if (checkClashes) {
+          if (hasOwn(checkClashes, expr.name)) {
+            this.raiseRecoverable(expr.start, "Argument name clash");
+          }
+          checkClashes[expr.name] = true;
+        }
+        if (bindingType !== BIND_OUTSIDE) {
+          this.declareName(expr.name, bindingType, expr.start);
+        }
+      }
+      break;
+    case "ChainExpression":
+      this.raiseRecoverable(expr.start, "Optional chaining cannot appear in left-hand side");
+      break;
+    case "MemberExpression":
+      if (isBind) {
+        this.raiseRecoverable(expr.start, "Binding member expression");
+      }
+      break;
+    case "ParenthesizedExpression":
+      if (isBind) {
+        this.raiseRecoverable(expr.start, "Binding parenthesized expression");
+      }
+      return this.checkLValSimple(expr.expression, bindingType, checkClashes);
+    default:
+      this.raise(expr.start, (isBind ? "Binding" : "Assigning to") + " rvalue");
+  }
+};
+pp$7.checkLValPattern = function(expr, bindingType, checkClashes) {
+  if (bindingType === void 0) bindingType = BIND_NONE;
+  switch (expr.type) {
+    case "ObjectPattern":
+      for (var i2 = 0, list3 = expr.properties; i2 < list3.length; i2 += 1) {
+        var prop = list3[i2];
+        this.checkLValInnerPattern(prop, bindingType, checkClashes);
+      }
+      break;
+    case "ArrayPattern":
+      for (var i$1 = 0, list$1 = expr.elements; i$1 < list$1.length; i$1 += 1) {
+        var elem = list$1[i$1];
+        if (elem) {
+          this.checkLValInnerPattern(elem, bindingType, checkClashes);
+        }
+      }
+      break;
+    default:
+      this.checkLValSimple(expr, bindingType, checkClashes);
+  }
+};
+pp$7.checkLValInnerPattern = function(expr, bindingType, checkClashes) {
+  if (bindingType === void 0) bindingType = BIND_NONE;
+  switch (expr.type) {
+    case "Property":
+      this.checkLValInnerPattern(expr.value, bindingType, checkClashes);
+      break;
+    case "AssignmentPattern":
+      this.checkLValPattern(expr.left, bindingType, checkClashes);
+      break;
+    case "RestElement":
+      this.checkLValPattern(expr.argument, bindingType, checkClashes);
+      break;
+    default:
+      this.checkLValPattern(expr, bindingType, checkClashes);
+  }
+};
+var TokContext = function TokContext2(token, isExpr, preserveSpace, override, generator) {
+  this.token = token;
+  this.isExpr = !!isExpr;
+  this.preserveSpace = !!preserveSpace;
+  this.override = override;
+  this.generator = !!generator;
+};
+var types = {
+  b_stat: new TokContext("{", false),
+  b_expr: new TokContext("{", true),
+  b_tmpl: new TokContext("${", false),
+  p_stat: new TokContext("(", false),
+  p_expr: new TokContext("(", true),
+  q_tmpl: new TokContext("`", true, true, function(p) {
+    return p.tryReadTemplateToken();
+  }),
+  f_stat: new TokContext("function", false),
+  f_expr: new TokContext("function", true),
+  f_expr_gen: new TokContext("function", true, false, null, true),
+  f_gen: new TokContext("function", false, false, null, true)
+};
+var pp$6 = Parser.prototype;
+pp$6.initialContext = function() {
+  return [types.b_stat];
+};
+pp$6.curContext = function() {
+  return this.context[this.context.length - 1];
+};
+pp$6.braceIsBlock = function(prevType) {
+  var parent = this.curContext();
+  if (parent === types.f_expr || parent === types.f_stat) {
+    return true;
+  }
+  if (prevType === types$1.colon && (parent === types.b_stat || parent === types.b_expr)) {
+    return !parent.isExpr;
+  }
+  if (prevType === types$1._return || prevType === types$1.name && this.exprAllowed) {
+    return lineBreak.test(this.input.slice(this.lastTokEnd, this.start));
+  }
+  if (prevType === types$1._else || prevType === types$1.semi || prevType === types$1.eof || prevType === types$1.parenR || prevType === types$1.arrow) {
+    return true;
+  }
+  if (prevType === types$1.braceL) {
+    return parent === types.b_stat;
+  }
+  if (prevType === types$1._var || prevType === types$1._const || prevType === types$1.name) {
+    return false;
+  }
+  return !this.exprAllowed;
+};
+pp$6.inGeneratorContext = function() {
+  for (var i2 = this.context.length - 1; i2 >= 1; i2--) {
+    var context = this.context[i2];
+    if (context.token === "function") {
+      return context.generator;
+    }
+  }
+  return false;
+};
+pp$6.updateContext = function(prevType) {
+  var update, type = this.type;
+  if (type.keyword && prevType === types$1.dot) {
+    this.exprAllowed = false;
+  } else if (update = type.updateContext) {
+    update.call(this, prevType);
+  } else {
+    this.exprAllowed = type.beforeExpr;
+  }
+};
+pp$6.overrideContext = function(tokenCtx) {
+  if (this.curContext() !== tokenCtx) {
+    this.context[this.context.length - 1] = tokenCtx;
+  }
+};
+types$1.parenR.updateContext = types$1.braceR.updateContext = function() {
+  if (this.context.length === 1) {
+    this.exprAllowed = true;
+    return;
+  }
+  var out = this.context.pop();
+  if (out === types.b_stat && this.curContext().token === "function") {
+    out = this.context.pop();
+  }
+  this.exprAllowed = !out.isExpr;
+};
+types$1.braceL.updateContext = function(prevType) {
+  this.context.push(this.braceIsBlock(prevType) ? types.b_stat : types.b_expr);
+  this.exprAllowed = true;
+};
+types$1.dollarBraceL.updateContext = function() {
+  this.context.push(types.b_tmpl);
+  this.exprAllowed = true;
+};
+types$1.parenL.updateContext = function(prevType) {
+  var statementParens = prevType === types$1._if || prevType === types$1._for || prevType === types$1._with || prevType === types$1._while;
+  this.context.push(statementParens ? types.p_stat : types.p_expr);
+  this.exprAllowed = true;
+};
+types$1.incDec.updateContext = function() {
+};
+types$1._function.updateContext = types$1._class.updateContext = function(prevType) {
+  if (prevType.beforeExpr && prevType !== types$1._else && !(prevType === types$1.semi && this.curContext() !== types.p_stat) && !(prevType === types$1._return && lineBreak.test(this.input.slice(this.lastTokEnd, this.start))) && !((prevType === types$1.colon || prevType === types$1.braceL) && this.curContext() === types.b_stat)) {
+    this.context.push(types.f_expr);
+  } else {
+    this.context.push(types.f_stat);
+  }
+  this.exprAllowed = false;
+};
+types$1.colon.updateContext = function() {
+  if (this.curContext().token === "function") {
+    this.context.pop();
+  }
+  this.exprAllowed = true;
+};
+types$1.backQuote.updateContext = function() {
+  if (this.curContext() === types.q_tmpl) {
+    this.context.pop();
+  } else {
+    this.context.push(types.q_tmpl);
+  }
+  this.exprAllowed = false;
+};
+types$1.star.updateContext = function(prevType) {
+  if (prevType === types$1._function) {
+    var index = this.context.length - 1;
+    if (this.context[index] === types.f_expr) {
+      this.context[index] = types.f_expr_gen;
+    } else {
+      this.context[index] = types.f_gen;
+    }
+  }
+  this.exprAllowed = true;
+};
+types$1.name.updateContext = function(prevType) {
+  var allowed = false;
+  if (this.options.ecmaVersion >= 6 && prevType !== types$1.dot) {
+    if (this.value === "of" && !this.exprAllowed || this.value === "yield" && this.inGeneratorContext()) {
+      allowed = true;
+    }
+  }
+  this.exprAllowed = allowed;
+};
+var pp$5 = Parser.prototype;
+pp$5.checkPropClash = function(prop, propHash, refDestructuringErrors) {
+  if (this.options.ecmaVersion >= 9 && prop.type === "SpreadElement") {
+    return;
+  }
+  if (this.options.ecmaVersion >= 6 && (prop.computed || prop.method || prop.shorthand)) {
+    return;
+  }
+  var key5 = prop.key;
+  var name2;
+  switch (key5.type) {
+    case "Identifier":
+      name2 = key5.name;
+      break;
+    case "Literal":
+      name2 = String(key5.value);
+      break;
+    default:
+      return;
+  }
+  var kind = prop.kind;
+  if (this.options.ecmaVersion >= 6) {
+    if (name2 === "__proto__" && kind === "init") {
+      if (propHash.proto) {
+        if (refDestructuringErrors) {
+          if (refDestructuringErrors.doubleProto < 0) {
+            refDestructuringErrors.doubleProto = key5.start;
+          }
+        } else {
+          this.raiseRecoverable(key5.start, "Redefinition of __proto__ property");
+        }
+      }
+      propHash.proto = true;
+    }
+    return;
+  }
+  name2 = "$" + name2;
+  var other = propHash[name2];
+  if (other) {
+    var redefinition;
+    if (kind === "init") {
+      redefinition = this.strict && other.init || other.get || other.set;
+    } else {
+      redefinition = other.init || other[kind];
+    }
+    if (redefinition) {
+      this.raiseRecoverable(key5.start, "Redefinition of property");
+    }
+  } else {
+    other = propHash[name2] = {
+      init: false,
+      get: false,
+      set: false
+    };
+  }
+  other[kind] = true;
+};
+pp$5.parseExpression = function(forInit, refDestructuringErrors) {
+  var this$1$1 = this;
+  return this.catchStackOverflow(function() {
+    var startPos = this$1$1.start, startLoc = this$1$1.startLoc;
+    var expr = this$1$1.parseMaybeAssign(forInit, refDestructuringErrors);
+    if (this$1$1.type === types$1.comma) {
+      var node2 = this$1$1.startNodeAt(startPos, startLoc);
+      node2.expressions = [expr];
+      while (this$1$1.eat(types$1.comma)) {
+        node2.expressions.push(this$1$1.parseMaybeAssign(forInit, refDestructuringErrors));
+      }
+      return this$1$1.finishNode(node2, "SequenceExpression");
+    }
+    return expr;
+  });
+};
+pp$5.parseMaybeAssign = function(forInit, refDestructuringErrors, afterLeftParse) {
+  if (this.isContextual("yield")) {
+    if (this.inGenerator) {
+      return this.parseYield(forInit);
+    } else {
+      this.exprAllowed = false;
+    }
+  }
+  var ownDestructuringErrors = false, oldParenAssign = -1, oldTrailingComma = -1, oldDoubleProto = -1;
+  if (refDestructuringErrors) {
+    oldParenAssign = refDestructuringErrors.parenthesizedAssign;
+    oldTrailingComma = refDestructuringErrors.trailingComma;
+    oldDoubleProto = refDestructuringErrors.doubleProto;
+    refDestructuringErrors.parenthesizedAssign = refDestructuringErrors.trailingComma = -1;
+  } else {
+    refDestructuringErrors = new DestructuringErrors();
+    ownDestructuringErrors = true;
+  }
+  var startPos = this.start, startLoc = this.startLoc;
+  if (this.type === types$1.parenL || this.type === types$1.name) {
+    this.potentialArrowAt = this.start;
+    this.potentialArrowInForAwait = forInit === "await";
+  }
+  var left = this.parseMaybeConditional(forInit, refDestructuringErrors);
+  if (afterLeftParse) {
+    left = afterLeftParse.call(this, left, startPos, startLoc);
+  }
+  if (this.type.isAssign) {
+    var node2 = this.startNodeAt(startPos, startLoc);
+    node2.operator = this.value;
+    if (this.type === types$1.eq) {
+      left = this.toAssignable(left, false, refDestructuringErrors);
+    }
+    if (!ownDestructuringErrors) {
+      refDestructuringErrors.parenthesizedAssign = refDestructuringErrors.trailingComma = -1;
+      if (refDestructuringErrors.shorthandAssign >= left.start) {
+        refDestructuringErrors.shorthandAssign = -1;
+      }
+      if (refDestructuringErrors.doubleProto >= left.start) {
+        refDestructuringErrors.doubleProto = -1;
+      }
+    }
+    if (this.type === types$1.eq) {
+      this.checkLValPattern(left);
+    } else {
+      this.checkLValSimple(left);
+    }
+    node2.left = left;
+    this.next();
+    node2.right = this.parseMaybeAssign(forInit);
+    if (oldDoubleProto > -1) {
+      refDestructuringErrors.doubleProto = oldDoubleProto;
+    }
+    return this.finishNode(node2, "AssignmentExpression");
+  } else {
+    if (ownDestructuringErrors) {
+      this.checkExpressionErrors(refDestructuringErrors, true);
+    }
+  }
+  if (oldParenAssign > -1) {
+    refDestructuringErrors.parenthesizedAssign = oldParenAssign;
+  }
+  if (oldTrailingComma > -1) {
+    refDestructuringErrors.trailingComma = oldTrailingComma;
+  }
+  return left;
+};
+pp$5.parseMaybeConditional = function(forInit, refDestructuringErrors) {
+  var startPos = this.start, startLoc = this.startLoc;
+  var expr = this.parseExprOps(forInit, refDestructuringErrors);
+  if (this.checkExpressionErrors(refDestructuringErrors)) {
+    return expr;
+  }
+  if (!(expr.type === "ArrowFunctionExpression" && expr.start === startPos) && this.eat(types$1.question)) {
+    var node2 = this.startNodeAt(startPos, startLoc);
+    node2.test = expr;
+    node2.consequent = this.parseMaybeAssign();
+    this.expect(types$1.colon);
+    node2.alternate = this.parseMaybeAssign(forInit);
+    return this.finishNode(node2, "ConditionalExpression");
+  }
+  return expr;
+};
+pp$5.parseExprOps = function(forInit, refDestructuringErrors) {
+  var startPos = this.start, startLoc = this.startLoc;
+  var expr = this.parseMaybeUnary(refDestructuringErrors, false, false, forInit);
+  if (this.checkExpressionErrors(refDestructuringErrors)) {
+    return expr;
+  }
+  return expr.start === startPos && expr.type === "ArrowFunctionExpression" ? expr : this.parseExprOp(expr, startPos, startLoc, -1, forInit);
+};
+pp$5.parseExprOp = function(left, leftStartPos, leftStartLoc, minPrec, forInit) {
+  var prec = this.type.binop;
+  if (prec != null && (!forInit || this.type !== types$1._in)) {
+    if (prec > minPrec) {
+      var logical = this.type === types$1.logicalOR || this.type === types$1.logicalAND;
+      var coalesce = this.type === types$1.coalesce;
+      if (coalesce) {
+        prec = types$1.logicalAND.binop;
+      }
+      var op = this.value;
+      this.next();
+      var startPos = this.start, startLoc = this.startLoc;
+      var right = this.parseExprOp(this.parseMaybeUnary(null, false, false, forInit), startPos, startLoc, prec, forInit);
+      var node2 = this.buildBinary(leftStartPos, leftStartLoc, left, right, op, logical || coalesce);
+      if (logical && this.type === types$1.coalesce || coalesce && (this.type === types$1.logicalOR || this.type === types$1.logicalAND)) {
+        this.raiseRecoverable(this.start, "Logical expressions and coalesce expressions cannot be mixed. Wrap either by parentheses");
+      }
+      return this.parseExprOp(node2, leftStartPos, leftStartLoc, minPrec, forInit);
+    }
+  }
+  return left;
+};
+pp$5.buildBinary = function(startPos, startLoc, left, right, op, logical) {
+  if (right.type === "PrivateIdentifier") {
+    this.raise(right.start, "Private identifier can only be left side of binary expression");
+  }
+  var node2 = this.startNodeAt(startPos, startLoc);
+  node2.left = left;
+  node2.operator = op;
+  node2.right = right;
+  return this.finishNode(node2, logical ? "LogicalExpression" : "BinaryExpression");
+};
+pp$5.parseMaybeUnary = function(refDestructuringErrors, sawUnary, incDec, forInit) {
+  var startPos = this.start, startLoc = this.startLoc, expr;
+  if (this.isContextual("await") && this.canAwait) {
+    expr = this.parseAwait(forInit);
+    sawUnary = true;
+  } else if (this.type.prefix) {
+    var node2 = this.startNode(), update = this.type === types$1.incDec;
+    node2.operator = this.value;
+    node2.prefix = true;
+    this.next();
+    node2.argument = this.parseMaybeUnary(null, true, update, forInit);
+    this.checkExpressionErrors(refDestructuringErrors, true);
+    if (update) {
+      this.checkLValSimple(node2.argument);
+    } else if (this.strict && node2.operator === "delete" && isLocalVariableAccess(node2.argument)) {
+      this.raiseRecoverable(node2.start, "Deleting local variable in strict mode");
+    } else if (node2.operator === "delete" && isPrivateFieldAccess(node2.argument)) {
+      this.raiseRecoverable(node2.start, "Private fields can not be deleted");
+    } else {
+      sawUnary = true;
+    }
+    expr = this.finishNode(node2, update ? "UpdateExpression" : "UnaryExpression");
+  } else if (!sawUnary && this.type === types$1.privateId) {
+    if ((forInit || this.privateNameStack.length === 0) && this.options.checkPrivateFields) {
+      this.unexpected();
+    }
+    expr = this.parsePrivateIdent();
+    if (this.type !== types$1._in) {
+      this.unexpected();
+    }
+  } else {
+    expr = this.parseExprSubscripts(refDestructuringErrors, forInit);
+    if (this.checkExpressionErrors(refDestructuringErrors)) {
+      return expr;
+    }
+    while (this.type.postfix && !this.canInsertSemicolon()) {
+      var node$1 = this.startNodeAt(startPos, startLoc);
+      node$1.operator = this.value;
+      node$1.prefix = false;
+      node$1.argument = expr;
+      this.checkLValSimple(expr);
+      this.next();
+      expr = this.finishNode(node$1, "UpdateExpression");
+    }
+  }
+  if (!incDec && !(expr.type === "ArrowFunctionExpression" && expr.start === startPos) && this.eat(types$1.starstar)) {
+    if (sawUnary) {
+      this.unexpected(this.lastTokStart);
+    } else {
+      return this.buildBinary(startPos, startLoc, expr, this.parseMaybeUnary(null, false, false, forInit), "**", false);
+    }
+  } else {
+    return expr;
+  }
+};
+function isLocalVariableAccess(node2) {
+  return node2.type === "Identifier" || node2.type === "ParenthesizedExpression" && isLocalVariableAccess(node2.expression);
+}
+function isPrivateFieldAccess(node2) {
+  return node2.type === "MemberExpression" && node2.property.type === "PrivateIdentifier" || node2.type === "ChainExpression" && isPrivateFieldAccess(node2.expression) || node2.type === "ParenthesizedExpression" && isPrivateFieldAccess(node2.expression);
+}
+pp$5.parseExprSubscripts = function(refDestructuringErrors, forInit) {
+  var startPos = this.start, startLoc = this.startLoc;
+  var oldDoubleProto = -1, oldShorthandAssign = -1;
+  if (refDestructuringErrors) {
+    oldDoubleProto = refDestructuringErrors.doubleProto;
+    oldShorthandAssign = refDestructuringErrors.shorthandAssign;
+    refDestructuringErrors.doubleProto = refDestructuringErrors.shorthandAssign = -1;
+  }
+  var expr = this.parseExprAtom(refDestructuringErrors, forInit);
+  if (expr.type === "ArrowFunctionExpression" && this.input.slice(this.lastTokStart, this.lastTokEnd) !== ")") {
+    return expr;
+  }
+  var result2 = this.parseSubscripts(expr, startPos, startLoc, false, forInit);
+  if (refDestructuringErrors) {
+    if (result2.end > expr.end) {
+      this.checkExpressionErrors(refDestructuringErrors, true);
+      if (refDestructuringErrors.parenthesizedAssign >= result2.start) {
+        refDestructuringErrors.parenthesizedAssign = -1;
+      }
+      if (refDestructuringErrors.parenthesizedBind >= result2.start) {
+        refDestructuringErrors.parenthesizedBind = -1;
+      }
+      if (refDestructuringErrors.trailingComma >= result2.start) {
+        refDestructuringErrors.trailingComma = -1;
+      }
+    }
+    if (oldDoubleProto > -1) {
+      refDestructuringErrors.doubleProto = oldDoubleProto;
+    }
+    if (oldShorthandAssign > -1) {
+      refDestructuringErrors.shorthandAssign = oldShorthandAssign;
+    }
+  }
+  return result2;
+};
+pp$5.parseSubscripts = function(base, startPos, startLoc, noCalls, forInit) {
+  var maybeAsyncArrow = this.options.ecmaVersion >= 8 && base.type === "Identifier" && base.name === "async" && this.lastTokEnd === base.end && !this.canInsertSemicolon() && base.end - base.start === 5 && this.potentialArrowAt === base.start;
+  var optionalChained = false;
+  while (true) {
+    var element = this.parseSubscript(base, startPos, startLoc, noCalls, maybeAsyncArrow, optionalChained, forInit);
+    if (element.optional) {
+      optionalChained = true;
+    }
+    if (element.end === base.end || element.type === "ArrowFunctionExpression") {
+      if (optionalChained) {
+        var chainNode = this.startNodeAt(startPos, startLoc);
+        chainNode.expression = element;
+        element = this.finishNode(chainNode, "ChainExpression");
+      }
+      return element;
+    }
+    base = element;
+    maybeAsyncArrow = false;
+  }
+};
+pp$5.shouldParseAsyncArrow = function() {
+  return !this.canInsertSemicolon() && this.eat(types$1.arrow);
+};
+pp$5.parseSubscriptAsyncArrow = function(startPos, startLoc, exprList, forInit) {
+  return this.parseArrowExpression(this.startNodeAt(startPos, startLoc), exprList, true, forInit);
+};
+pp$5.parseSubscript = function(base, startPos, startLoc, noCalls, maybeAsyncArrow, optionalChained, forInit) {
+  var optionalSupported = this.options.ecmaVersion >= 11;
+  var optional2 = optionalSupported && this.eat(types$1.questionDot);
+  if (noCalls && optional2) {
+    this.raise(this.lastTokStart, "Optional chaining cannot appear in the callee of new expressions");
+  }
+  var computed = this.eat(types$1.bracketL);
+  if (computed || optional2 && this.type !== types$1.parenL && this.type !== types$1.backQuote || this.eat(types$1.dot)) {
+    var node2 = this.startNodeAt(startPos, startLoc);
+    node2.object = base;
+    if (computed) {
+      node2.property = this.parseExpression();
+      this.expect(types$1.bracketR);
+    } else if (this.type === types$1.privateId && base.type !== "Super") {
+      node2.property = this.parsePrivateIdent();
+    } else {
+      node2.property = this.parseIdent(this.options.allowReserved !== "never");
+    }
+    node2.computed = !!computed;
+    if (optionalSupported) {
+      node2.optional = optional2;
+    }
+    base = this.finishNode(node2, "MemberExpression");
+  } else if (!noCalls && this.eat(types$1.parenL)) {
+    var refDestructuringErrors = new DestructuringErrors(), oldYieldPos = this.yieldPos, oldAwaitPos = this.awaitPos, oldAwaitIdentPos = this.awaitIdentPos;
+    this.yieldPos = 0;
+    this.awaitPos = 0;
+    this.awaitIdentPos = 0;
+    var exprList = this.parseExprList(types$1.parenR, this.options.ecmaVersion >= 8, false, refDestructuringErrors);
+    if (maybeAsyncArrow && !optional2 && this.shouldParseAsyncArrow()) {
+      this.checkPatternErrors(refDestructuringErrors, false);
+      this.checkYieldAwaitInDefaultParams();
+      if (this.awaitIdentPos > 0) {
+        this.raise(this.awaitIdentPos, "Cannot use 'await' as identifier inside an async function");
+      }
+      this.yieldPos = oldYieldPos;
+      this.awaitPos = oldAwaitPos;
+      this.awaitIdentPos = oldAwaitIdentPos;
+      return this.parseSubscriptAsyncArrow(startPos, startLoc, exprList, forInit);
+    }
+    this.checkExpressionErrors(refDestructuringErrors, true);
+    this.yieldPos = oldYieldPos || this.yieldPos;
+    this.awaitPos = oldAwaitPos || this.awaitPos;
+    this.awaitIdentPos = oldAwaitIdentPos || this.awaitIdentPos;
+    var node$1 = this.startNodeAt(startPos, startLoc);
+    node$1.callee = base;
+    node$1.arguments = exprList;
+    if (optionalSupported) {
+      node$1.optional = optional2;
+    }
+    base = this.finishNode(node$1, "CallExpression");
+  } else if (this.type === types$1.backQuote) {
+    if (optional2 || optionalChained) {
+      this.raise(this.start, "Optional chaining cannot appear in the tag of tagged template expressions");
+    }
+    var node$2 = this.startNodeAt(startPos, startLoc);
+    node$2.tag = base;
+    node$2.quasi = this.parseTemplate({ isTagged: true });
+    base = this.finishNode(node$2, "TaggedTemplateExpression");
+  }
+  return base;
+};
+pp$5.parseExprAtom = function(refDestructuringErrors, forInit, forNew) {
+  if (this.type === types$1.slash) {
+    this.readRegexp();
+  }
+  var node2, canBeArrow = this.potentialArrowAt === this.start;
+  switch (this.type) {
+    case types$1._super:
+      if (!this.allowSuper) {
+        this.raise(this.start, "'super' keyword outside a method");
+      }
+      node2 = this.startNode();
+      this.next();
+      if (this.type === types$1.parenL && !this.allowDirectSuper) {
+        this.raise(node2.start, "super() call outside constructor of a subclass");
+      }
+      if (this.type !== types$1.dot && this.type !== types$1.bracketL && this.type !== types$1.parenL) {
+        this.unexpected();
+      }
+      return this.finishNode(node2, "Super");
+    case types$1._this:
+      node2 = this.startNode();
+      this.next();
+      return this.finishNode(node2, "ThisExpression");
+    case types$1.name:
+      var startPos = this.start, startLoc = this.startLoc, containsEsc = this.containsEsc;
+      var id = this.parseIdent(false);
+      if (this.options.ecmaVersion >= 8 && !containsEsc && id.name === "async" && !this.canInsertSemicolon() && this.eat(types$1._function)) {
+        this.overrideContext(types.f_expr);
+        return this.parseFunction(this.startNodeAt(startPos, startLoc), 0, false, true, forInit);
+      }
+      if (canBeArrow && !this.canInsertSemicolon()) {
+        if (this.eat(types$1.arrow)) {
+          return this.parseArrowExpression(this.startNodeAt(startPos, startLoc), [id], false, forInit);
+        }
+        if (this.options.ecmaVersion >= 8 && id.name === "async" && this.type === types$1.name && !containsEsc && (!this.potentialArrowInForAwait || this.value !== "of" || this.containsEsc)) {
+          id = this.parseIdent(false);
+          if (this.canInsertSemicolon() || !this.eat(types$1.arrow)) {
+            this.unexpected();
+          }
+          return this.parseArrowExpression(this.startNodeAt(startPos, startLoc), [id], true, forInit);
+        }
+      }
+      return id;
+    case types$1.regexp:
+      var value = this.value;
+      node2 = this.parseLiteral(value.value);
+      node2.regex = { pattern: value.pattern, flags: value.flags };
+      return node2;
+    case types$1.num:
+    case types$1.string:
+      return this.parseLiteral(this.value);
+    case types$1._null:
+    case types$1._true:
+    case types$1._false:
+      node2 = this.startNode();
+      node2.value = this.type === types$1._null ? null : this.type === types$1._true;
+      node2.raw = this.type.keyword;
+      this.next();
+      return this.finishNode(node2, "Literal");
+    case types$1.parenL:
+      var start = this.start, expr = this.parseParenAndDistinguishExpression(canBeArrow, forInit);
+      if (refDestructuringErrors) {
+        if (refDestructuringErrors.parenthesizedAssign < 0 && !this.isSimpleAssignTarget(expr)) {
+          refDestructuringErrors.parenthesizedAssign = start;
+        }
+        if (refDestructuringErrors.parenthesizedBind < 0) {
+          refDestructuringErrors.parenthesizedBind = start;
+        }
+      }
+      return expr;
+    case types$1.bracketL:
+      node2 = this.startNode();
+      this.next();
+      node2.elements = this.parseExprList(types$1.bracketR, true, true, refDestructuringErrors);
+      return this.finishNode(node2, "ArrayExpression");
+    case types$1.braceL:
+      this.overrideContext(types.b_expr);
+      return this.parseObj(false, refDestructuringErrors);
+    case types$1._function:
+      node2 = this.startNode();
+      this.next();
+      return this.parseFunction(node2, 0);
+    case types$1._class:
+      return this.parseClass(this.startNode(), false);
+    case types$1._new:
+      return this.parseNew();
+    case types$1.backQuote:
+      return this.parseTemplate();
+    case types$1._import:
+      if (this.options.ecmaVersion >= 11) {
+        return this.parseExprImport(forNew);
+      } else {
+        return this.unexpected();
+      }
+    default:
+      return this.parseExprAtomDefault();
+  }
+};
+pp$5.parseExprAtomDefault = function() {
+  this.unexpected();
+};
+pp$5.parseExprImport = function(forNew) {
+  var node2 = this.startNode();
+  if (this.containsEsc) {
+    this.raiseRecoverable(this.start, "Escape sequence in keyword import");
+  }
+  this.next();
+  if (this.type === types$1.parenL && !forNew) {
+    return this.parseDynamicImport(node2);
+  } else if (this.type === types$1.dot) {
+    var meta4 = this.startNodeAt(node2.start, node2.loc && node2.loc.start);
+    meta4.name = "import";
+    node2.meta = this.finishNode(meta4, "Identifier");
+    return this.parseImportMeta(node2);
+  } else {
+    this.unexpected();
+  }
+};
+pp$5.parseDynamicImport = function(node2) {
+  this.next();
+  node2.source = this.parseMaybeAssign();
+  if (this.options.ecmaVersion >= 16) {
+    if (!this.eat(types$1.parenR)) {
+      this.expect(types$1.comma);
+      if (!this.afterTrailingComma(types$1.parenR)) {
+        node2.options = this.parseMaybeAssign();
+        if (!this.eat(types$1.parenR)) {
+          this.expect(types$1.comma);
+          if (!this.afterTrailingComma(types$1.parenR)) {
+            this.unexpected();
+          }
+        }
+      } else {
+        node2.options = null;
+      }
+    } else {
+      node2.options = null;
+    }
+  } else {
+    if (!this.eat(types$1.parenR)) {
+      var errorPos = this.start;
+      if (this.eat(types$1.comma) && this.eat(types$1.parenR)) {
+        this.raiseRecoverable(errorPos, "Trailing comma is not allowed in import()");
+      } else {
+        this.unexpected(errorPos);
+      }
+    }
+  }
+  return this.finishNode(node2, "ImportExpression");
+};
+pp$5.parseImportMeta = function(node2) {
+  this.next();
+  var containsEsc = this.containsEsc;
+  node2.property = this.parseIdent(true);
+  if (node2.property.name !== "meta") {
+    this.raiseRecoverable(node2.property.start, "The only valid meta property for import is 'import.meta'");
+  }
+  if (containsEsc) {
+    this.raiseRecoverable(node2.start, "'import.meta' must not contain escaped characters");
+  }
+  if (this.options.sourceType !== "module" && !this.options.allowImportExportEverywhere) {
+    this.raiseRecoverable(node2.start, "Cannot use 'import.meta' outside a module");
+  }
+  return this.finishNode(node2, "MetaProperty");
+};
+pp$5.parseLiteral = function(value) {
+  var node2 = this.startNode();
+  node2.value = value;
+  node2.raw = this.input.slice(this.start, this.end);
+  if (node2.raw.charCodeAt(node2.raw.length - 1) === 110) {
+    node2.bigint = node2.value != null ? node2.value.toString() : node2.raw.slice(0, -1).replace(/_/g, "");
+  }
+  this.next();
+  return this.finishNode(node2, "Literal");
+};
+pp$5.parseParenExpression = function() {
+  this.expect(types$1.parenL);
+  var val = this.parseExpression();
+  this.expect(types$1.parenR);
+  return val;
+};
+pp$5.shouldParseArrow = function(exprList) {
+  return !this.canInsertSemicolon();
+};
+pp$5.parseParenAndDistinguishExpression = function(canBeArrow, forInit) {
+  var startPos = this.start, startLoc = this.startLoc, val, allowTrailingComma = this.options.ecmaVersion >= 8;
+  if (this.options.ecmaVersion >= 6) {
+    this.next();
+    var innerStartPos = this.start, innerStartLoc = this.startLoc;
+    var exprList = [], first2 = true, lastIsComma = false;
+    var refDestructuringErrors = new DestructuringErrors(), oldYieldPos = this.yieldPos, oldAwaitPos = this.awaitPos, spreadStart;
+    this.yieldPos = 0;
+    this.awaitPos = 0;
+    while (this.type !== types$1.parenR) {
+      first2 ? first2 = false : this.expect(types$1.comma);
+      if (allowTrailingComma && this.afterTrailingComma(types$1.parenR, true)) {
+        lastIsComma = true;
+        break;
+      } else if (this.type === types$1.ellipsis) {
+        spreadStart = this.start;
+        exprList.push(this.parseParenItem(this.parseRestBinding()));
+        if (this.type === types$1.comma) {
+          this.raiseRecoverable(
+            this.start,
+            "Comma is not permitted after the rest element"
+          );
+        }
+        break;
+      } else {
+        exprList.push(this.parseMaybeAssign(false, refDestructuringErrors, this.parseParenItem));
+      }
+    }
+    var innerEndPos = this.lastTokEnd, innerEndLoc = this.lastTokEndLoc;
+    this.expect(types$1.parenR);
+    if (canBeArrow && this.shouldParseArrow(exprList) && this.eat(types$1.arrow)) {
+      this.checkPatternErrors(refDestructuringErrors, false);
+      this.checkYieldAwaitInDefaultParams();
+      this.yieldPos = oldYieldPos;
+      this.awaitPos = oldAwaitPos;
+      return this.parseParenArrowList(startPos, startLoc, exprList, forInit);
+    }
+    if (!exprList.length || lastIsComma) {
+      this.unexpected(this.lastTokStart);
+    }
+    if (spreadStart) {
+      this.unexpected(spreadStart);
+    }
+    this.checkExpressionErrors(refDestructuringErrors, true);
+    this.yieldPos = oldYieldPos || this.yieldPos;
+    this.awaitPos = oldAwaitPos || this.awaitPos;
+    if (exprList.length > 1) {
+      val = this.startNodeAt(innerStartPos, innerStartLoc);
+      val.expressions = exprList;
+      this.finishNodeAt(val, "SequenceExpression", innerEndPos, innerEndLoc);
+    } else {
+      val = exprList[0];
+    }
+  } else {
+    val = this.parseParenExpression();
+  }
+  if (this.options.preserveParens) {
+    var par = this.startNodeAt(startPos, startLoc);
+    par.expression = val;
+    return this.finishNode(par, "ParenthesizedExpression");
+  } else {
+    return val;
+  }
+};
+pp$5.parseParenItem = function(item) {
+  return item;
+};
+pp$5.parseParenArrowList = function(startPos, startLoc, exprList, forInit) {
+  return this.parseArrowExpression(this.startNodeAt(startPos, startLoc), exprList, false, forInit);
+};
+var empty = [];
+pp$5.parseNew = function() {
+  if (this.containsEsc) {
+    this.raiseRecoverable(this.start, "Escape sequence in keyword new");
+  }
+  var node2 = this.startNode();
+  this.next();
+  if (this.options.ecmaVersion >= 6 && this.type === types$1.dot) {
+    var meta4 = this.startNodeAt(node2.start, node2.loc && node2.loc.start);
+    meta4.name = "new";
+    node2.meta = this.finishNode(meta4, "Identifier");
+    this.next();
+    var containsEsc = this.containsEsc;
+    node2.property = this.parseIdent(true);
+    if (node2.property.name !== "target") {
+      this.raiseRecoverable(node2.property.start, "The only valid meta property for new is 'new.target'");
+    }
+    if (containsEsc) {
+      this.raiseRecoverable(node2.start, "'new.target' must not contain escaped characters");
+    }
+    if (!this.allowNewDotTarget) {
+      this.raiseRecoverable(node2.start, "'new.target' can only be used in functions and class static block");
+    }
+    return this.finishNode(node2, "MetaProperty");
+  }
+  var startPos = this.start, startLoc = this.startLoc;
+  node2.callee = this.parseSubscripts(this.parseExprAtom(null, false, true), startPos, startLoc, true, false);
+  if (node2.callee.type === "Super") {
+    this.raiseRecoverable(startPos, "Invalid use of 'super'");
+  }
+  if (this.eat(types$1.parenL)) {
+    node2.arguments = this.parseExprList(types$1.parenR, this.options.ecmaVersion >= 8, false);
+  } else {
+    node2.arguments = empty;
+  }
+  return this.finishNode(node2, "NewExpression");
+};
+pp$5.parseTemplateElement = function(ref2) {
+  var isTagged = ref2.isTagged;
+  var elem = this.startNode();
+  if (this.type === types$1.invalidTemplate) {
+    if (!isTagged) {
+      this.raiseRecoverable(this.start, "Bad escape sequence in untagged template literal");
+    }
+    elem.value = {
+      raw: this.value.replace(/\r\n?/g, "\n"),
+      cooked: null
+    };
+  } else {
+    elem.value = {
+      raw: this.input.slice(this.start, this.end).replace(/\r\n?/g, "\n"),
+      cooked: this.value
+    };
+  }
+  this.next();
+  elem.tail = this.type === types$1.backQuote;
+  return this.finishNode(elem, "TemplateElement");
+};
+pp$5.parseTemplate = function(ref2) {
+  if (ref2 === void 0) ref2 = {};
+  var isTagged = ref2.isTagged;
+  if (isTagged === void 0) isTagged = false;
+  var node2 = this.startNode();
+  this.next();
+  node2.expressions = [];
+  var curElt = this.parseTemplateElement({ isTagged });
+  node2.quasis = [curElt];
+  while (!curElt.tail) {
+    if (this.type === types$1.eof) {
+      this.raise(this.pos, "Unterminated template literal");
+    }
+    this.expect(types$1.dollarBraceL);
+    node2.expressions.push(this.parseExpression());
+    this.expect(types$1.braceR);
+    node2.quasis.push(curElt = this.parseTemplateElement({ isTagged }));
+  }
+  this.next();
+  return this.finishNode(node2, "TemplateLiteral");
+};
+pp$5.isAsyncProp = function(prop) {
+  return !prop.computed && prop.key.type === "Identifier" && prop.key.name === "async" && (this.type === types$1.name || this.type === types$1.num || this.type === types$1.string || this.type === types$1.bracketL || this.type.keyword || this.options.ecmaVersion >= 9 && this.type === types$1.star) && !lineBreak.test(this.input.slice(this.lastTokEnd, this.start));
+};
+pp$5.parseObj = function(isPattern, refDestructuringErrors) {
+  var node2 = this.startNode(), first2 = true, propHash = {};
+  node2.properties = [];
+  this.next();
+  while (!this.eat(types$1.braceR)) {
+    if (!first2) {
+      this.expect(types$1.comma);
+      if (this.options.ecmaVersion >= 5 && this.afterTrailingComma(types$1.braceR)) {
+        break;
+      }
+    } else {
+      first2 = false;
+    }
+    var prop = this.parseProperty(isPattern, refDestructuringErrors);
+    if (!isPattern) {
+      this.checkPropClash(prop, propHash, refDestructuringErrors);
+    }
+    node2.properties.push(prop);
+  }
+  return this.finishNode(node2, isPattern ? "ObjectPattern" : "ObjectExpression");
+};
+pp$5.parseProperty = function(isPattern, refDestructuringErrors) {
+  var prop = this.startNode(), isGenerator, isAsync, startPos, startLoc;
+  if (this.options.ecmaVersion >= 9 && this.eat(types$1.ellipsis)) {
+    if (isPattern) {
+      prop.argument = this.parseIdent(false);
+      if (this.type === types$1.comma) {
+        this.raiseRecoverable(this.start, "Comma is not permitted after the rest element");
+      }
+      return this.finishNode(prop, "RestElement");
+    }
+    prop.argument = this.parseMaybeAssign(false, refDestructuringErrors);
+    if (this.type === types$1.comma && refDestructuringErrors && refDestructuringErrors.trailingComma < 0) {
+      refDestructuringErrors.trailingComma = this.start;
+    }
+    return this.finishNode(prop, "SpreadElement");
+  }
+  if (this.options.ecmaVersion >= 6) {
+    prop.method = false;
+    prop.shorthand = false;
+    if (isPattern || refDestructuringErrors) {
+      startPos = this.start;
+      startLoc = this.startLoc;
+    }
+    if (!isPattern) {
+      isGenerator = this.eat(types$1.star);
+    }
+  }
+  var containsEsc = this.containsEsc;
+  this.parsePropertyName(prop);
+  if (!isPattern && !containsEsc && this.options.ecmaVersion >= 8 && !isGenerator && this.isAsyncProp(prop)) {
+    isAsync = true;
+    isGenerator = this.options.ecmaVersion >= 9 && this.eat(types$1.star);
+    this.parsePropertyName(prop);
+  } else {
+    isAsync = false;
+  }
+  this.parsePropertyValue(prop, isPattern, isGenerator, isAsync, startPos, startLoc, refDestructuringErrors, containsEsc);
+  return this.finishNode(prop, "Property");
+};
+pp$5.parseGetterSetter = function(prop) {
+  var kind = prop.key.name;
+  this.parsePropertyName(prop);
+  prop.value = this.parseMethod(false);
+  prop.kind = kind;
+  var paramCount = prop.kind === "get" ? 0 : 1;
+  if (prop.value.params.length !== paramCount) {
+    var start = prop.value.start;
+    if (prop.kind === "get") {
+      this.raiseRecoverable(start, "getter should have no params");
+    } else {
+      this.raiseRecoverable(start, "setter should have exactly one param");
+    }
+  } else {
+    if (prop.kind === "set" && prop.value.params[0].type === "RestElement") {
+      this.raiseRecoverable(prop.value.params[0].start, "Setter cannot use rest params");
+    }
+  }
+};
+pp$5.parsePropertyValue = function(prop, isPattern, isGenerator, isAsync, startPos, startLoc, refDestructuringErrors, containsEsc) {
+  if ((isGenerator || isAsync) && this.type === types$1.colon) {
+    this.unexpected();
+  }
+  if (this.eat(types$1.colon)) {
+    prop.value = isPattern ? this.parseMaybeDefault(this.start, this.startLoc) : this.parseMaybeAssign(false, refDestructuringErrors);
+    prop.kind = "init";
+  } else if (this.options.ecmaVersion >= 6 && this.type === types$1.parenL) {
+    if (isPattern) {
+      this.unexpected();
+    }
+    prop.method = true;
+    prop.value = this.parseMethod(isGenerator, isAsync);
+    prop.kind = "init";
+  } else if (!isPattern && !containsEsc && this.options.ecmaVersion >= 5 && !prop.computed && prop.key.type === "Identifier" && (prop.key.name === "get" || prop.key.name === "set") && (this.type !== types$1.comma && this.type !== types$1.braceR && this.type !== types$1.eq)) {
+    if (isGenerator || isAsync) {
+      this.unexpected();
+    }
+    this.parseGetterSetter(prop);
+  } else if (this.options.ecmaVersion >= 6 && !prop.computed && prop.key.type === "Identifier") {
+    if (isGenerator || isAsync) {
+      this.unexpected();
+    }
+    this.checkUnreserved(prop.key);
+    if (prop.key.name === "await" && !this.awaitIdentPos) {
+      this.awaitIdentPos = startPos;
+    }
+    if (isPattern) {
+      prop.value = this.parseMaybeDefault(startPos, startLoc, this.copyNode(prop.key));
+    } else if (this.type === types$1.eq && refDestructuringErrors) {
+      if (refDestructuringErrors.shorthandAssign < 0) {
+        refDestructuringErrors.shorthandAssign = this.start;
+      }
+      prop.value = this.parseMaybeDefault(startPos, startLoc, this.copyNode(prop.key));
+    } else {
+      prop.value = this.copyNode(prop.key);
+    }
+    prop.kind = "init";
+    prop.shorthand = true;
+  } else {
+    this.unexpected();
+  }
+};
+pp$5.parsePropertyName = function(prop) {
+  if (this.options.ecmaVersion >= 6) {
+    if (this.eat(types$1.bracketL)) {
+      prop.computed = true;
+      prop.key = this.parseMaybeAssign();
+      this.expect(types$1.bracketR);
+      return prop.key;
+    } else {
+      prop.computed = false;
+    }
+  }
+  return prop.key = this.type === types$1.num || this.type === types$1.string ? this.parseExprAtom() : this.parseIdent(this.options.allowReserved !== "never");
+};
+pp$5.initFunction = function(node2) {
+  node2.id = null;
+  if (this.options.ecmaVersion >= 6) {
+    node2.generator = node2.expression = false;
+  }
+  if (this.options.ecmaVersion >= 8) {
+    node2.async = false;
+  }
+};
+pp$5.parseMethod = function(isGenerator, isAsync, allowDirectSuper) {
+  var node2 = this.startNode(), oldYieldPos = this.yieldPos, oldAwaitPos = this.awaitPos, oldAwaitIdentPos = this.awaitIdentPos;
+  this.initFunction(node2);
+  if (this.options.ecmaVersion >= 6) {
+    node2.generator = isGenerator;
+  }
+  if (this.options.ecmaVersion >= 8) {
+    node2.async = !!isAsync;
+  }
+  this.yieldPos = 0;
+  this.awaitPos = 0;
+  this.awaitIdentPos = 0;
+  this.enterScope(functionFlags(isAsync, node2.generator) | SCOPE_SUPER | (allowDirectSuper ? SCOPE_DIRECT_SUPER : 0));
+  this.expect(types$1.parenL);
+  node2.params = this.parseBindingList(types$1.parenR, false, this.options.ecmaVersion >= 8);
+  this.checkYieldAwaitInDefaultParams();
+  this.parseFunctionBody(node2, false, true, false);
+  this.yieldPos = oldYieldPos;
+  this.awaitPos = oldAwaitPos;
+  this.awaitIdentPos = oldAwaitIdentPos;
+  return this.finishNode(node2, "FunctionExpression");
+};
+pp$5.parseArrowExpression = function(node2, params, isAsync, forInit) {
+  var oldYieldPos = this.yieldPos, oldAwaitPos = this.awaitPos, oldAwaitIdentPos = this.awaitIdentPos;
+  this.enterScope(functionFlags(isAsync, false) | SCOPE_ARROW);
+  this.initFunction(node2);
+  if (this.options.ecmaVersion >= 8) {
+    node2.async = !!isAsync;
+  }
+  this.yieldPos = 0;
+  this.awaitPos = 0;
+  this.awaitIdentPos = 0;
+  node2.params = this.toAssignableList(params, true);
+  this.parseFunctionBody(node2, true, false, forInit);
+  this.yieldPos = oldYieldPos;
+  this.awaitPos = oldAwaitPos;
+  this.awaitIdentPos = oldAwaitIdentPos;
+  return this.finishNode(node2, "ArrowFunctionExpression");
+};
+pp$5.parseFunctionBody = function(node2, isArrowFunction, isMethod, forInit) {
+  var isExpression = isArrowFunction && this.type !== types$1.braceL;
+  var oldStrict = this.strict, useStrict = false;
+  if (isExpression) {
+    node2.body = this.parseMaybeAssign(forInit);
+    node2.expression = true;
+    this.checkParams(node2, false);
+  } else {
+    var nonSimple = this.options.ecmaVersion >= 7 && !this.isSimpleParamList(node2.params);
+    if (!oldStrict || nonSimple) {
+      useStrict = this.strictDirective(this.end);
+      if (useStrict && nonSimple) {
+        this.raiseRecoverable(node2.start, "Illegal 'use strict' directive in function with non-simple parameter list");
+      }
+    }
+    var oldLabels = this.labels;
+    this.labels = [];
+    if (useStrict) {
+      this.strict = true;
+    }
+    this.checkParams(node2, !oldStrict && !useStrict && !isArrowFunction && !isMethod && this.isSimpleParamList(node2.params));
+    if (this.strict && node2.id) {
+      this.checkLValSimple(node2.id, BIND_OUTSIDE);
+    }
+    node2.body = this.parseBlock(false, void 0, useStrict && !oldStrict);
+    node2.expression = false;
+    this.adaptDirectivePrologue(node2.body.body);
+    this.labels = oldLabels;
+  }
+  this.exitScope();
+};
+pp$5.isSimpleParamList = function(params) {
+  for (var i2 = 0, list3 = params; i2 < list3.length; i2 += 1) {
+    var param = list3[i2];
+    if (param.type !== "Identifier") {
+      return false;
+    }
+  }
+  return true;
+};
+pp$5.checkParams = function(node2, allowDuplicates) {
+  var nameHash = /* @__PURE__ */ Object.create(null);
+  for (var i2 = 0, list3 = node2.params; i2 < list3.length; i2 += 1) {
+    var param = list3[i2];
+    this.checkLValInnerPattern(param, BIND_VAR, allowDuplicates ? null : nameHash);
+  }
+};
+pp$5.parseExprList = function(close, allowTrailingComma, allowEmpty, refDestructuringErrors) {
+  var elts = [], first2 = true;
+  while (!this.eat(close)) {
+    if (!first2) {
+      this.expect(types$1.comma);
+      if (allowTrailingComma && this.afterTrailingComma(close)) {
+        break;
+      }
+    } else {
+      first2 = false;
+    }
+    var elt = void 0;
+    if (allowEmpty && this.type === types$1.comma) {
+      elt = null;
+    } else if (this.type === types$1.ellipsis) {
+      elt = this.parseSpread(refDestructuringErrors);
+      if (refDestructuringErrors && this.type === types$1.comma && refDestructuringErrors.trailingComma < 0) {
+        refDestructuringErrors.trailingComma = this.start;
+      }
+    } else {
+      elt = this.parseMaybeAssign(false, refDestructuringErrors);
+    }
+    elts.push(elt);
+  }
+  return elts;
+};
+pp$5.checkUnreserved = function(ref2) {
+  var start = ref2.start;
+  var end = ref2.end;
+  var name2 = ref2.name;
+  if (this.inGenerator && name2 === "yield") {
+    this.raiseRecoverable(start, "Cannot use 'yield' as identifier inside a generator");
+  }
+  if (this.inAsync && name2 === "await") {
+    this.raiseRecoverable(start, "Cannot use 'await' as identifier inside an async function");
+  }
+  if (!(this.currentThisScope().flags & SCOPE_VAR) && name2 === "arguments") {
+    this.raiseRecoverable(start, "Cannot use 'arguments' in class field initializer");
+  }
+  if (this.inClassStaticBlock && (name2 === "arguments" || name2 === "await")) {
+    this.raise(start, "Cannot use " + name2 + " in class static initialization block");
+  }
+  if (this.keywords.test(name2)) {
+    this.raise(start, "Unexpected keyword '" + name2 + "'");
+  }
+  if (this.options.ecmaVersion < 6 && this.input.slice(start, end).indexOf("\\") !== -1) {
+    return;
+  }
+  var re = this.strict ? this.reservedWordsStrict : this.reservedWords;
+  if (re.test(name2)) {
+    if (!this.inAsync && name2 === "await") {
+      this.raiseRecoverable(start, "Cannot use keyword 'await' outside an async function");
+    }
+    this.raiseRecoverable(start, "The keyword '" + name2 + "' is reserved");
+  }
+};
+pp$5.parseIdent = function(liberal) {
+  var node2 = this.parseIdentNode();
+  this.next(!!liberal);
+  this.finishNode(node2, "Identifier");
+  if (!liberal) {
+    this.checkUnreserved(node2);
+    if (node2.name === "await" && !this.awaitIdentPos) {
+      this.awaitIdentPos = node2.start;
+    }
+  }
+  return node2;
+};
+pp$5.parseIdentNode = function() {
+  var node2 = this.startNode();
+  if (this.type === types$1.name) {
+    node2.name = this.value;
+  } else if (this.type.keyword) {
+    node2.name = this.type.keyword;
+    if ((node2.name === "class" || node2.name === "function") && (this.lastTokEnd !== this.lastTokStart + 1 || this.input.charCodeAt(this.lastTokStart) !== 46)) {
+      this.context.pop();
+    }
+    this.type = types$1.name;
+  } else {
+    this.unexpected();
+  }
+  return node2;
+};
+pp$5.parsePrivateIdent = function() {
+  var node2 = this.startNode();
+  if (this.type === types$1.privateId) {
+    node2.name = this.value;
+  } else {
+    this.unexpected();
+  }
+  this.next();
+  this.finishNode(node2, "PrivateIdentifier");
+  if (this.options.checkPrivateFields) {
+    if (this.privateNameStack.length === 0) {
+      this.raise(node2.start, "Private field '#" + node2.name + "' must be declared in an enclosing class");
+    } else {
+      this.privateNameStack[this.privateNameStack.length - 1].used.push(node2);
+    }
+  }
+  return node2;
+};
+pp$5.parseYield = function(forInit) {
+  if (!this.yieldPos) {
+    this.yieldPos = this.start;
+  }
+  var node2 = this.startNode();
+  this.next();
+  if (this.type === types$1.semi || this.canInsertSemicolon() || this.type !== types$1.star && !this.type.startsExpr) {
+    node2.delegate = false;
+    node2.argument = null;
+  } else {
+    node2.delegate = this.eat(types$1.star);
+    node2.argument = this.parseMaybeAssign(forInit);
+  }
+  return this.finishNode(node2, "YieldExpression");
+};
+pp$5.parseAwait = function(forInit) {
+  if (!this.awaitPos) {
+    this.awaitPos = this.start;
+  }
+  var node2 = this.startNode();
+  this.next();
+  node2.argument = this.parseMaybeUnary(null, true, false, forInit);
+  return this.finishNode(node2, "AwaitExpression");
+};
+var pp$4 = Parser.prototype;
+pp$4.raise = function(pos, message) {
+  var loc = getLineInfo(this.input, pos);
+  message += " (" + loc.line + ":" + loc.column + ")";
+  if (this.sourceFile) {
+    message += " in " + this.sourceFile;
+  }
+  var err = new SyntaxError(message);
+  err.pos = pos;
+  err.loc = loc;
+  err.raisedAt = this.pos;
+  throw err;
+};
+pp$4.raiseRecoverable = pp$4.raise;
+pp$4.curPosition = function() {
+  if (this.options.locations) {
+    return new Position(this.curLine, this.pos - this.lineStart);
+  }
+};
+var pp$3 = Parser.prototype;
+var Scope = function Scope2(flags) {
+  this.flags = flags;
+  this.var = [];
+  this.lexical = [];
+  this.functions = [];
+};
+pp$3.enterScope = function(flags) {
+  this.scopeStack.push(new Scope(flags));
+};
+pp$3.exitScope = function() {
+  this.scopeStack.pop();
+};
+pp$3.treatFunctionsAsVarInScope = function(scope) {
+  return scope.flags & SCOPE_FUNCTION || !this.inModule && scope.flags & SCOPE_TOP;
+};
+pp$3.declareName = function(name2, bindingType, pos) {
+  var redeclared = false;
+  if (bindingType === BIND_LEXICAL) {
+    var scope = this.currentScope();
+    redeclared = scope.lexical.indexOf(name2) > -1 || scope.functions.indexOf(name2) > -1 || scope.var.indexOf(name2) > -1;
+    scope.lexical.push(name2);
+    if (this.inModule && scope.flags & SCOPE_TOP) {
+      delete this.undefinedExports[name2];
+    }
+  } else if (bindingType === BIND_SIMPLE_CATCH) {
+    var scope$1 = this.currentScope();
+    scope$1.lexical.push(name2);
+  } else if (bindingType === BIND_FUNCTION) {
+    var scope$2 = this.currentScope();
+    if (this.treatFunctionsAsVar) {
+      redeclared = scope$2.lexical.indexOf(name2) > -1;
+    } else {
+      redeclared = scope$2.lexical.indexOf(name2) > -1 || scope$2.var.indexOf(name2) > -1;
+    }
+    scope$2.functions.push(name2);
+  } else {
+    for (var i2 = this.scopeStack.length - 1; i2 >= 0; --i2) {
+      var scope$3 = this.scopeStack[i2];
+      if (scope$3.lexical.indexOf(name2) > -1 && !(scope$3.flags & SCOPE_SIMPLE_CATCH && scope$3.lexical[0] === name2) || !this.treatFunctionsAsVarInScope(scope$3) && scope$3.functions.indexOf(name2) > -1) {
+        redeclared = true;
+        break;
+      }
+      scope$3.var.push(name2);
+      if (this.inModule && scope$3.flags & SCOPE_TOP) {
+        delete this.undefinedExports[name2];
+      }
+      if (scope$3.flags & SCOPE_VAR) {
+        break;
+      }
+    }
+  }
+  if (redeclared) {
+    this.raiseRecoverable(pos, "Identifier '" + name2 + "' has already been declared");
+  }
+};
+pp$3.checkLocalExport = function(id) {
+  if (this.scopeStack[0].lexical.indexOf(id.name) === -1 && this.scopeStack[0].var.indexOf(id.name) === -1) {
+    this.undefinedExports[id.name] = id;
+  }
+};
+pp$3.currentScope = function() {
+  return this.scopeStack[this.scopeStack.length - 1];
+};
+pp$3.currentVarScope = function() {
+  for (var i2 = this.scopeStack.length - 1; ; i2--) {
+    var scope = this.scopeStack[i2];
+    if (scope.flags & (SCOPE_VAR | SCOPE_CLASS_FIELD_INIT | SCOPE_CLASS_STATIC_BLOCK)) {
+      return scope;
+    }
+  }
+};
+pp$3.currentThisScope = function() {
+  for (var i2 = this.scopeStack.length - 1; ; i2--) {
+    var scope = this.scopeStack[i2];
+    if (scope.flags & (SCOPE_VAR | SCOPE_CLASS_FIELD_INIT | SCOPE_CLASS_STATIC_BLOCK) && !(scope.flags & SCOPE_ARROW)) {
+      return scope;
+    }
+  }
+};
+var Node = function Node2(parser, pos, loc) {
+  this.type = "";
+  this.start = pos;
+  this.end = 0;
+  if (parser.options.locations) {
+    this.loc = new SourceLocation(parser, loc);
+  }
+  if (parser.options.directSourceFile) {
+    this.sourceFile = parser.options.directSourceFile;
+  }
+  if (parser.options.ranges) {
+    this.range = [pos, 0];
+  }
+};
+var pp$2 = Parser.prototype;
+pp$2.startNode = function() {
+  return new Node(this, this.start, this.startLoc);
+};
+pp$2.startNodeAt = function(pos, loc) {
+  return new Node(this, pos, loc);
+};
+function finishNodeAt(node2, type, pos, loc) {
+  node2.type = type;
+  node2.end = pos;
+  if (this.options.locations) {
+    node2.loc.end = loc;
+  }
+  if (this.options.ranges) {
+    node2.range[1] = pos;
+  }
+  return node2;
+}
+pp$2.finishNode = function(node2, type) {
+  return finishNodeAt.call(this, node2, type, this.lastTokEnd, this.lastTokEndLoc);
+};
+pp$2.finishNodeAt = function(node2, type, pos, loc) {
+  return finishNodeAt.call(this, node2, type, pos, loc);
+};
+pp$2.copyNode = function(node2) {
+  var newNode = new Node(this, node2.start, this.startLoc);
+  for (var prop in node2) {
+    newNode[prop] = node2[prop];
+  }
+  return newNode;
+};
+var scriptValuesAddedInUnicode = "Berf Beria_Erfe Gara Garay Gukh Gurung_Khema Hrkt Katakana_Or_Hiragana Kawi Kirat_Rai Krai Nag_Mundari Nagm Ol_Onal Onao Sidetic Sidt Sunu Sunuwar Tai_Yo Tayo Todhri Todr Tolong_Siki Tols Tulu_Tigalari Tutg Unknown Zzzz";
+var ecma9BinaryProperties = "ASCII ASCII_Hex_Digit AHex Alphabetic Alpha Any Assigned Bidi_Control Bidi_C Bidi_Mirrored Bidi_M Case_Ignorable CI Cased Changes_When_Casefolded CWCF Changes_When_Casemapped CWCM Changes_When_Lowercased CWL Changes_When_NFKC_Casefolded CWKCF Changes_When_Titlecased CWT Changes_When_Uppercased CWU Dash Default_Ignorable_Code_Point DI Deprecated Dep Diacritic Dia Emoji Emoji_Component Emoji_Modifier Emoji_Modifier_Base Emoji_Presentation Extender Ext Grapheme_Base Gr_Base Grapheme_Extend Gr_Ext Hex_Digit Hex IDS_Binary_Operator IDSB IDS_Trinary_Operator IDST ID_Continue IDC ID_Start IDS Ideographic Ideo Join_Control Join_C Logical_Order_Exception LOE Lowercase Lower Math Noncharacter_Code_Point NChar Pattern_Syntax Pat_Syn Pattern_White_Space Pat_WS Quotation_Mark QMark Radical Regional_Indicator RI Sentence_Terminal STerm Soft_Dotted SD Terminal_Punctuation Term Unified_Ideograph UIdeo Uppercase Upper Variation_Selector VS White_Space space XID_Continue XIDC XID_Start XIDS";
+var ecma10BinaryProperties = ecma9BinaryProperties + " Extended_Pictographic";
+var ecma11BinaryProperties = ecma10BinaryProperties;
+var ecma12BinaryProperties = ecma11BinaryProperties + " EBase EComp EMod EPres ExtPict";
+var ecma13BinaryProperties = ecma12BinaryProperties;
+var ecma14BinaryProperties = ecma13BinaryProperties;
+var unicodeBinaryProperties = {
+  9: ecma9BinaryProperties,
+  10: ecma10BinaryProperties,
+  11: ecma11BinaryProperties,
+  12: ecma12BinaryProperties,
+  13: ecma13BinaryProperties,
+  14: ecma14BinaryProperties
+};
+var ecma14BinaryPropertiesOfStrings = "Basic_Emoji Emoji_Keycap_Sequence RGI_Emoji_Modifier_Sequence RGI_Emoji_Flag_Sequence RGI_Emoji_Tag_Sequence RGI_Emoji_ZWJ_Sequence RGI_Emoji";
+var unicodeBinaryPropertiesOfStrings = {
+  9: "",
+  10: "",
+  11: "",
+  12: "",
+  13: "",
+  14: ecma14BinaryPropertiesOfStrings
+};
+var unicodeGeneralCategoryValues = "Cased_Letter LC Close_Punctuation Pe Connector_Punctuation Pc Control Cc cntrl Currency_Symbol Sc Dash_Punctuation Pd Decimal_Number Nd digit Enclosing_Mark Me Final_Punctuation Pf Format Cf Initial_Punctuation Pi Letter L Letter_Number Nl Line_Separator Zl Lowercase_Letter Ll Mark M Combining_Mark Math_Symbol Sm Modifier_Letter Lm Modifier_Symbol Sk Nonspacing_Mark Mn Number N Open_Punctuation Ps Other C Other_Letter Lo Other_Number No Other_Punctuation Po Other_Symbol So Paragraph_Separator Zp Private_Use Co Punctuation P punct Separator Z Space_Separator Zs Spacing_Mark Mc Surrogate Cs Symbol S Titlecase_Letter Lt Unassigned Cn Uppercase_Letter Lu";
+var ecma9ScriptValues = "Adlam Adlm Ahom Anatolian_Hieroglyphs Hluw Arabic Arab Armenian Armn Avestan Avst Balinese Bali Bamum Bamu Bassa_Vah Bass Batak Batk Bengali Beng Bhaiksuki Bhks Bopomofo Bopo Brahmi Brah Braille Brai Buginese Bugi Buhid Buhd Canadian_Aboriginal Cans Carian Cari Caucasian_Albanian Aghb Chakma Cakm Cham Cham Cherokee Cher Common Zyyy Coptic Copt Qaac Cuneiform Xsux Cypriot Cprt Cyrillic Cyrl Deseret Dsrt Devanagari Deva Duployan Dupl Egyptian_Hieroglyphs Egyp Elbasan Elba Ethiopic Ethi Georgian Geor Glagolitic Glag Gothic Goth Grantha Gran Greek Grek Gujarati Gujr Gurmukhi Guru Han Hani Hangul Hang Hanunoo Hano Hatran Hatr Hebrew Hebr Hiragana Hira Imperial_Aramaic Armi Inherited Zinh Qaai Inscriptional_Pahlavi Phli Inscriptional_Parthian Prti Javanese Java Kaithi Kthi Kannada Knda Katakana Kana Kayah_Li Kali Kharoshthi Khar Khmer Khmr Khojki Khoj Khudawadi Sind Lao Laoo Latin Latn Lepcha Lepc Limbu Limb Linear_A Lina Linear_B Linb Lisu Lisu Lycian Lyci Lydian Lydi Mahajani Mahj Malayalam Mlym Mandaic Mand Manichaean Mani Marchen Marc Masaram_Gondi Gonm Meetei_Mayek Mtei Mende_Kikakui Mend Meroitic_Cursive Merc Meroitic_Hieroglyphs Mero Miao Plrd Modi Mongolian Mong Mro Mroo Multani Mult Myanmar Mymr Nabataean Nbat New_Tai_Lue Talu Newa Newa Nko Nkoo Nushu Nshu Ogham Ogam Ol_Chiki Olck Old_Hungarian Hung Old_Italic Ital Old_North_Arabian Narb Old_Permic Perm Old_Persian Xpeo Old_South_Arabian Sarb Old_Turkic Orkh Oriya Orya Osage Osge Osmanya Osma Pahawh_Hmong Hmng Palmyrene Palm Pau_Cin_Hau Pauc Phags_Pa Phag Phoenician Phnx Psalter_Pahlavi Phlp Rejang Rjng Runic Runr Samaritan Samr Saurashtra Saur Sharada Shrd Shavian Shaw Siddham Sidd SignWriting Sgnw Sinhala Sinh Sora_Sompeng Sora Soyombo Soyo Sundanese Sund Syloti_Nagri Sylo Syriac Syrc Tagalog Tglg Tagbanwa Tagb Tai_Le Tale Tai_Tham Lana Tai_Viet Tavt Takri Takr Tamil Taml Tangut Tang Telugu Telu Thaana Thaa Thai Thai Tibetan Tibt Tifinagh Tfng Tirhuta Tirh Ugaritic Ugar Vai Vaii Warang_Citi Wara Yi Yiii Zanabazar_Square Zanb";
+var ecma10ScriptValues = ecma9ScriptValues + " Dogra Dogr Gunjala_Gondi Gong Hanifi_Rohingya Rohg Makasar Maka Medefaidrin Medf Old_Sogdian Sogo Sogdian Sogd";
+var ecma11ScriptValues = ecma10ScriptValues + " Elymaic Elym Nandinagari Nand Nyiakeng_Puachue_Hmong Hmnp Wancho Wcho";
+var ecma12ScriptValues = ecma11ScriptValues + " Chorasmian Chrs Diak Dives_Akuru Khitan_Small_Script Kits Yezi Yezidi";
+var ecma13ScriptValues = ecma12ScriptValues + " Cypro_Minoan Cpmn Old_Uyghur Ougr Tangsa Tnsa Toto Vithkuqi Vith";
+var ecma14ScriptValues = ecma13ScriptValues + " " + scriptValuesAddedInUnicode;
+var unicodeScriptValues = {
+  9: ecma9ScriptValues,
+  10: ecma10ScriptValues,
+  11: ecma11ScriptValues,
+  12: ecma12ScriptValues,
+  13: ecma13ScriptValues,
+  14: ecma14ScriptValues
+};
+var data = {};
+function buildUnicodeData(ecmaVersion2) {
+  var d = data[ecmaVersion2] = {
+    binary: wordsRegexp(unicodeBinaryProperties[ecmaVersion2] + " " + unicodeGeneralCategoryValues),
+    binaryOfStrings: wordsRegexp(unicodeBinaryPropertiesOfStrings[ecmaVersion2]),
+    nonBinary: {
+      General_Category: wordsRegexp(unicodeGeneralCategoryValues),
+      Script: wordsRegexp(unicodeScriptValues[ecmaVersion2])
+    }
+  };
+  d.nonBinary.Script_Extensions = d.nonBinary.Script;
+  d.nonBinary.gc = d.nonBinary.General_Category;
+  d.nonBinary.sc = d.nonBinary.Script;
+  d.nonBinary.scx = d.nonBinary.Script_Extensions;
+}
+for (i = 0, list = [9, 10, 11, 12, 13, 14]; i < list.length; i += 1) {
+  ecmaVersion = list[i];
+  buildUnicodeData(ecmaVersion);
+}
+var ecmaVersion;
+var i;
+var list;
+var pp$1 = Parser.prototype;
+var BranchID = function BranchID2(parent, base) {
+  this.parent = parent;
+  this.base = base || this;
+};
+BranchID.prototype.separatedFrom = function separatedFrom(alt) {
+  for (var self2 = this; self2; self2 = self2.parent) {
+    for (var other = alt; other; other = other.parent) {
+      if (self2.base === other.base && self2 !== other) {
+        return true;
+      }
+    }
+  }
+  return false;
+};
+BranchID.prototype.sibling = function sibling() {
+  return new BranchID(this.parent, this.base);
+};
+var RegExpValidationState = function RegExpValidationState2(parser) {
+  this.parser = parser;
+  this.validFlags = "gim" + (parser.options.ecmaVersion >= 6 ? "uy" : "") + (parser.options.ecmaVersion >= 9 ? "s" : "") + (parser.options.ecmaVersion >= 13 ? "d" : "") + (parser.options.ecmaVersion >= 15 ? "v" : "");
+  this.unicodeProperties = data[parser.options.ecmaVersion >= 14 ? 14 : parser.options.ecmaVersion];
+  this.source = "";
+  this.flags = "";
+  this.start = 0;
+  this.switchU = false;
+  this.switchV = false;
+  this.switchN = false;
+  this.pos = 0;
+  this.lastIntValue = 0;
+  this.lastStringValue = "";
+  this.lastAssertionIsQuantifiable = false;
+  this.numCapturingParens = 0;
+  this.maxBackReference = 0;
+  this.groupNames = /* @__PURE__ */ Object.create(null);
+  this.backReferenceNames = [];
+  this.branchID = null;
+};
+RegExpValidationState.prototype.reset = function reset(start, pattern, flags) {
+  var unicodeSets = flags.indexOf("v") !== -1;
+  var unicode = flags.indexOf("u") !== -1;
+  this.start = start | 0;
+  this.source = pattern + "";
+  this.flags = flags;
+  if (unicodeSets && this.parser.options.ecmaVersion >= 15) {
+    this.switchU = true;
+    this.switchV = true;
+    this.switchN = true;
+  } else {
+    this.switchU = unicode && this.parser.options.ecmaVersion >= 6;
+    this.switchV = false;
+    this.switchN = unicode && this.parser.options.ecmaVersion >= 9;
+  }
+};
+RegExpValidationState.prototype.raise = function raise(message) {
+  this.parser.raiseRecoverable(this.start, "Invalid regular expression: /" + this.source + "/: " + message);
+};
+RegExpValidationState.prototype.at = function at(i2, forceU) {
+  if (forceU === void 0) forceU = false;
+  var s = this.source;
+  var l = s.length;
+  if (i2 >= l) {
+    return -1;
+  }
+  var c = s.charCodeAt(i2);
+  if (!(forceU || this.switchU) || c <= 55295 || c >= 57344 || i2 + 1 >= l) {
+    return c;
+  }
+  var next = s.charCodeAt(i2 + 1);
+  return next >= 56320 && next <= 57343 ? (c << 10) + next - 56613888 : c;
+};
+RegExpValidationState.prototype.nextIndex = function nextIndex(i2, forceU) {
+  if (forceU === void 0) forceU = false;
+  var s = this.source;
+  var l = s.length;
+  if (i2 >= l) {
+    return l;
+  }
+  var c = s.charCodeAt(i2), next;
+  if (!(forceU || this.switchU) || c <= 55295 || c >= 57344 || i2 + 1 >= l || (next = s.charCodeAt(i2 + 1)) < 56320 || next > 57343) {
+    return i2 + 1;
+  }
+  return i2 + 2;
+};
+RegExpValidationState.prototype.current = function current(forceU) {
+  if (forceU === void 0) forceU = false;
+  return this.at(this.pos, forceU);
+};
+RegExpValidationState.prototype.lookahead = function lookahead(forceU) {
+  if (forceU === void 0) forceU = false;
+  return this.at(this.nextIndex(this.pos, forceU), forceU);
+};
+RegExpValidationState.prototype.advance = function advance(forceU) {
+  if (forceU === void 0) forceU = false;
+  this.pos = this.nextIndex(this.pos, forceU);
+};
+RegExpValidationState.prototype.eat = function eat(ch, forceU) {
+  if (forceU === void 0) forceU = false;
+  if (this.current(forceU) === ch) {
+    this.advance(forceU);
+    return true;
+  }
+  return false;
+};
+RegExpValidationState.prototype.eatChars = function eatChars(chs, forceU) {
+  if (forceU === void 0) forceU = false;
+  var pos = this.pos;
+  for (var i2 = 0, list3 = chs; i2 < list3.length; i2 += 1) {
+    var ch = list3[i2];
+    var current2 = this.at(pos, forceU);
+    if (current2 === -1 || current2 !== ch) {
+      return false;
+    }
+    pos = this.nextIndex(pos, forceU);
+  }
+  this.pos = pos;
+  return true;
+};
+pp$1.validateRegExpFlags = function(state) {
+  var validFlags = state.validFlags;
+  var flags = state.flags;
+  var u = false;
+  var v = false;
+  for (var i2 = 0; i2 < flags.length; i2++) {
+    var flag = flags.charAt(i2);
+    if (validFlags.indexOf(flag) === -1) {
+      this.raise(state.start, "Invalid regular expression flag");
+    }
+    if (flags.indexOf(flag, i2 + 1) > -1) {
+      this.raise(state.start, "Duplicate regular expression flag");
+    }
+    if (flag === "u") {
+      u = true;
+    }
+    if (flag === "v") {
+      v = true;
+    }
+  }
+  if (this.options.ecmaVersion >= 15 && u && v) {
+    this.raise(state.start, "Invalid regular expression flag");
+  }
+};
+function hasProp(obj) {
+  for (var _ in obj) {
+    return true;
+  }
+  return false;
+}
+pp$1.validateRegExpPattern = function(state) {
+  this.regexp_pattern(state);
+  if (!state.switchN && this.options.ecmaVersion >= 9 && hasProp(state.groupNames)) {
+    state.switchN = true;
+    this.regexp_pattern(state);
+  }
+};
+pp$1.regexp_pattern = function(state) {
+  state.pos = 0;
+  state.lastIntValue = 0;
+  state.lastStringValue = "";
+  state.lastAssertionIsQuantifiable = false;
+  state.numCapturingParens = 0;
+  state.maxBackReference = 0;
+  state.groupNames = /* @__PURE__ */ Object.create(null);
+  state.backReferenceNames.length = 0;
+  state.branchID = null;
+  this.regexp_disjunction(state);
+  if (state.pos !== state.source.length) {
+    if (state.eat(
+      41
+      /* ) */
+    )) {
+      state.raise("Unmatched ')'");
+    }
+    if (state.eat(
+      93
+      /* ] */
+    ) || state.eat(
+      125
+      /* } */
+    )) {
+      state.raise("Lone quantifier brackets");
+    }
+  }
+  if (state.maxBackReference > state.numCapturingParens) {
+    state.raise("Invalid escape");
+  }
+  for (var i2 = 0, list3 = state.backReferenceNames; i2 < list3.length; i2 += 1) {
+    var name2 = list3[i2];
+    if (!state.groupNames[name2]) {
+      state.raise("Invalid named capture referenced");
+    }
+  }
+};
+pp$1.regexp_disjunction = function(state) {
+  var trackDisjunction = this.options.ecmaVersion >= 16;
+  if (trackDisjunction) {
+    state.branchID = new BranchID(state.branchID, null);
+  }
+  this.regexp_alternative(state);
+  while (state.eat(
+    124
+    /* | */
+  )) {
+    if (trackDisjunction) {
+      state.branchID = state.branchID.sibling();
+    }
+    this.regexp_alternative(state);
+  }
+  if (trackDisjunction) {
+    state.branchID = state.branchID.parent;
+  }
+  if (this.regexp_eatQuantifier(state, true)) {
+    state.raise("Nothing to repeat");
+  }
+  if (state.eat(
+    123
+    /* { */
+  )) {
+    state.raise("Lone quantifier brackets");
+  }
+};
+pp$1.regexp_alternative = function(state) {
+  while (state.pos < state.source.length && this.regexp_eatTerm(state)) {
+  }
+};
+pp$1.regexp_eatTerm = function(state) {
+  if (this.regexp_eatAssertion(state)) {
+    if (state.lastAssertionIsQuantifiable && this.regexp_eatQuantifier(state)) {
+      if (state.switchU) {
+        state.raise("Invalid quantifier");
+      }
+    }
+    return true;
+  }
+  if (state.switchU ? this.regexp_eatAtom(state) : this.regexp_eatExtendedAtom(state)) {
+    this.regexp_eatQuantifier(state);
+    return true;
+  }
+  return false;
+};
+pp$1.regexp_eatAssertion = function(state) {
+  var start = state.pos;
+  state.lastAssertionIsQuantifiable = false;
+  if (state.eat(
+    94
+    /* ^ */
+  ) || state.eat(
+    36
+    /* $ */
+  )) {
+    return true;
+  }
+  if (state.eat(
+    92
+    /* \ */
+  )) {
+    if (state.eat(
+      66
+      /* B */
+    ) || state.eat(
+      98
+      /* b */
+    )) {
+      return true;
+    }
+    state.pos = start;
+  }
+  if (state.eat(
+    40
+    /* ( */
+  ) && state.eat(
+    63
+    /* ? */
+  )) {
+    var lookbehind = false;
+    if (this.options.ecmaVersion >= 9) {
+      lookbehind = state.eat(
+        60
+        /* < */
+      );
+    }
+    if (state.eat(
+      61
+      /* = */
+    ) || state.eat(
+      33
+      /* ! */
+    )) {
+      this.regexp_disjunction(state);
+      if (!state.eat(
+        41
+        /* ) */
+      )) {
+        state.raise("Unterminated group");
+      }
+      state.lastAssertionIsQuantifiable = !lookbehind;
+      return true;
+    }
+  }
+  state.pos = start;
+  return false;
+};
+pp$1.regexp_eatQuantifier = function(state, noError) {
+  if (noError === void 0) noError = false;
+  if (this.regexp_eatQuantifierPrefix(state, noError)) {
+    state.eat(
+      63
+      /* ? */
+    );
+    return true;
+  }
+  return false;
+};
+pp$1.regexp_eatQuantifierPrefix = function(state, noError) {
+  return state.eat(
+    42
+    /* * */
+  ) || state.eat(
+    43
+    /* + */
+  ) || state.eat(
+    63
+    /* ? */
+  ) || this.regexp_eatBracedQuantifier(state, noError);
+};
+pp$1.regexp_eatBracedQuantifier = function(state, noError) {
+  var start = state.pos;
+  if (state.eat(
+    123
+    /* { */
+  )) {
+    var min2 = 0, max2 = -1;
+    if (this.regexp_eatDecimalDigits(state)) {
+      min2 = state.lastIntValue;
+      if (state.eat(
+        44
+        /* , */
+      ) && this.regexp_eatDecimalDigits(state)) {
+        max2 = state.lastIntValue;
+      }
+      if (state.eat(
+        125
+        /* } */
+      )) {
+        if (max2 !== -1 && max2 < min2 && !noError) {
+          state.raise("numbers out of order in {} quantifier");
+        }
+        return true;
+      }
+    }
+    if (state.switchU && !noError) {
+      state.raise("Incomplete quantifier");
+    }
+    state.pos = start;
+  }
+  return false;
+};
+pp$1.regexp_eatAtom = function(state) {
+  return this.regexp_eatPatternCharacters(state) || state.eat(
+    46
+    /* . */
+  ) || this.regexp_eatReverseSolidusAtomEscape(state) || this.regexp_eatCharacterClass(state) || this.regexp_eatUncapturingGroup(state) || this.regexp_eatCapturingGroup(state);
+};
+pp$1.regexp_eatReverseSolidusAtomEscape = function(state) {
+  var start = state.pos;
+  if (state.eat(
+    92
+    /* \ */
+  )) {
+    if (this.regexp_eatAtomEscape(state)) {
+      return true;
+    }
+    state.pos = start;
+  }
+  return false;
+};
+pp$1.regexp_eatUncapturingGroup = function(state) {
+  var start = state.pos;
+  if (state.eat(
+    40
+    /* ( */
+  )) {
+    if (state.eat(
+      63
+      /* ? */
+    )) {
+      if (this.options.ecmaVersion >= 16) {
+        var addModifiers = this.regexp_eatModifiers(state);
+        var hasHyphen = state.eat(
+          45
+          /* - */
+        );
+        if (addModifiers || hasHyphen) {
+          for (var i2 = 0; i2 < addModifiers.length; i2++) {
+            var modifier = addModifiers.charAt(i2);
+            if (addModifiers.indexOf(modifier, i2 + 1) > -1) {
+              state.raise("Duplicate regular expression modifiers");
+            }
+          }
+          if (hasHyphen) {
+            var removeModifiers = this.regexp_eatModifiers(state);
+            if (!addModifiers && !removeModifiers && state.current() === 58) {
+              state.raise("Invalid regular expression modifiers");
+            }
+            for (var i$1 = 0; i$1 < removeModifiers.length; i$1++) {
+              var modifier$1 = removeModifiers.charAt(i$1);
+              if (removeModifiers.indexOf(modifier$1, i$1 + 1) > -1 || addModifiers.indexOf(modifier$1) > -1) {
+                state.raise("Duplicate regular expression modifiers");
+              }
+            }
+          }
+        }
+      }
+      if (state.eat(
+        58
+        /* : */
+      )) {
+        this.regexp_disjunction(state);
+        if (state.eat(
+          41
+          /* ) */
+        )) {
+          return true;
+        }
+        state.raise("Unterminated group");
+      }
+    }
+    state.pos = start;
+  }
+  return false;
+};
+pp$1.regexp_eatCapturingGroup = function(state) {
+  if (state.eat(
+    40
+    /* ( */
+  )) {
+    if (this.options.ecmaVersion >= 9) {
+      this.regexp_groupSpecifier(state);
+    } else if (state.current() === 63) {
+      state.raise("Invalid group");
+    }
+    this.regexp_disjunction(state);
+    if (state.eat(
+      41
+      /* ) */
+    )) {
+      state.numCapturingParens += 1;
+      return true;
+    }
+    state.raise("Unterminated group");
+  }
+  return false;
+};
+pp$1.regexp_eatModifiers = function(state) {
+  var modifiers = "";
+  var ch = 0;
+  while ((ch = state.current()) !== -1 && isRegularExpressionModifier(ch)) {
+    modifiers += codePointToString(ch);
+    state.advance();
+  }
+  return modifiers;
+};
+function isRegularExpressionModifier(ch) {
+  return ch === 105 || ch === 109 || ch === 115;
+}
+pp$1.regexp_eatExtendedAtom = function(state) {
+  return state.eat(
+    46
+    /* . */
+  ) || this.regexp_eatReverseSolidusAtomEscape(state) || this.regexp_eatCharacterClass(state) || this.regexp_eatUncapturingGroup(state) || this.regexp_eatCapturingGroup(state) || this.regexp_eatInvalidBracedQuantifier(state) || this.regexp_eatExtendedPatternCharacter(state);
+};
+pp$1.regexp_eatInvalidBracedQuantifier = function(state) {
+  if (this.regexp_eatBracedQuantifier(state, true)) {
+    state.raise("Nothing to repeat");
+  }
+  return false;
+};
+pp$1.regexp_eatSyntaxCharacter = function(state) {
+  var ch = state.current();
+  if (isSyntaxCharacter(ch)) {
+    state.lastIntValue = ch;
+    state.advance();
+    return true;
+  }
+  return false;
+};
+function isSyntaxCharacter(ch) {
+  return ch === 36 || ch >= 40 && ch <= 43 || ch === 46 || ch === 63 || ch >= 91 && ch <= 94 || ch >= 123 && ch <= 125;
+}
+pp$1.regexp_eatPatternCharacters = function(state) {
+  var start = state.pos;
+  var ch = 0;
+  while ((ch = state.current()) !== -1 && !isSyntaxCharacter(ch)) {
+    state.advance();
+  }
+  return state.pos !== start;
+};
+pp$1.regexp_eatExtendedPatternCharacter = function(state) {
+  var ch = state.current();
+  if (ch !== -1 && ch !== 36 && !(ch >= 40 && ch <= 43) && ch !== 46 && ch !== 63 && ch !== 91 && ch !== 94 && ch !== 124) {
+    state.advance();
+    return true;
+  }
+  return false;
+};
+pp$1.regexp_groupSpecifier = function(state) {
+  if (state.eat(
+    63
+    /* ? */
+  )) {
+    if (!this.regexp_eatGroupName(state)) {
+      state.raise("Invalid group");
+    }
+    var trackDisjunction = this.options.ecmaVersion >= 16;
+    var known = state.groupNames[state.lastStringValue];
+    if (known) {
+      if (trackDisjunction) {
+        for (var i2 = 0, list3 = known; i2 < list3.length; i2 += 1) {
+          var altID = list3[i2];
+          if (!altID.separatedFrom(state.branchID)) {
+            state.raise("Duplicate capture group name");
+          }
+        }
+      } else {
+        state.raise("Duplicate capture group name");
+      }
+    }
+    if (trackDisjunction) {
+      (known || (state.groupNames[state.lastStringValue] = [])).push(state.branchID);
+    } else {
+      state.groupNames[state.lastStringValue] = true;
+    }
+  }
+};
+pp$1.regexp_eatGroupName = function(state) {
+  state.lastStringValue = "";
+  if (state.eat(
+    60
+    /* < */
+  )) {
+    if (this.regexp_eatRegExpIdentifierName(state) && state.eat(
+      62
+      /* > */
+    )) {
+      return true;
+    }
+    state.raise("Invalid capture group name");
+  }
+  return false;
+};
+pp$1.regexp_eatRegExpIdentifierName = function(state) {
+  state.lastStringValue = "";
+  if (this.regexp_eatRegExpIdentifierStart(state)) {
+    state.lastStringValue += codePointToString(state.lastIntValue);
+    while (this.regexp_eatRegExpIdentifierPart(state)) {
+      state.lastStringValue += codePointToString(state.lastIntValue);
+    }
+    return true;
+  }
+  return false;
+};
+pp$1.regexp_eatRegExpIdentifierStart = function(state) {
+  var start = state.pos;
+  var forceU = this.options.ecmaVersion >= 11;
+  var ch = state.current(forceU);
+  state.advance(forceU);
+  if (ch === 92 && this.regexp_eatRegExpUnicodeEscapeSequence(state, forceU)) {
+    ch = state.lastIntValue;
+  }
+  if (isRegExpIdentifierStart(ch)) {
+    state.lastIntValue = ch;
+    return true;
+  }
+  state.pos = start;
+  return false;
+};
+function isRegExpIdentifierStart(ch) {
+  return isIdentifierStart(ch, true) || ch === 36 || ch === 95;
+}
+pp$1.regexp_eatRegExpIdentifierPart = function(state) {
+  var start = state.pos;
+  var forceU = this.options.ecmaVersion >= 11;
+  var ch = state.current(forceU);
+  state.advance(forceU);
+  if (ch === 92 && this.regexp_eatRegExpUnicodeEscapeSequence(state, forceU)) {
+    ch = state.lastIntValue;
+  }
+  if (isRegExpIdentifierPart(ch)) {
+    state.lastIntValue = ch;
+    return true;
+  }
+  state.pos = start;
+  return false;
+};
+function isRegExpIdentifierPart(ch) {
+  return isIdentifierChar(ch, true) || ch === 36 || ch === 95 || ch === 8204 || ch === 8205;
+}
+pp$1.regexp_eatAtomEscape = function(state) {
+  if (this.regexp_eatBackReference(state) || this.regexp_eatCharacterClassEscape(state) || this.regexp_eatCharacterEscape(state) || state.switchN && this.regexp_eatKGroupName(state)) {
+    return true;
+  }
+  if (state.switchU) {
+    if (state.current() === 99) {
+      state.raise("Invalid unicode escape");
+    }
+    state.raise("Invalid escape");
+  }
+  return false;
+};
+pp$1.regexp_eatBackReference = function(state) {
+  var start = state.pos;
+  if (this.regexp_eatDecimalEscape(state)) {
+    var n = state.lastIntValue;
+    if (state.switchU) {
+      if (n > state.maxBackReference) {
+        state.maxBackReference = n;
+      }
+      return true;
+    }
+    if (n <= state.numCapturingParens) {
+      return true;
+    }
+    state.pos = start;
+  }
+  return false;
+};
+pp$1.regexp_eatKGroupName = function(state) {
+  if (state.eat(
+    107
+    /* k */
+  )) {
+    if (this.regexp_eatGroupName(state)) {
+      state.backReferenceNames.push(state.lastStringValue);
+      return true;
+    }
+    state.raise("Invalid named reference");
+  }
+  return false;
+};
+pp$1.regexp_eatCharacterEscape = function(state) {
+  return this.regexp_eatControlEscape(state) || this.regexp_eatCControlLetter(state) || this.regexp_eatZero(state) || this.regexp_eatHexEscapeSequence(state) || this.regexp_eatRegExpUnicodeEscapeSequence(state, false) || !state.switchU && this.regexp_eatLegacyOctalEscapeSequence(state) || this.regexp_eatIdentityEscape(state);
+};
+pp$1.regexp_eatCControlLetter = function(state) {
+  var start = state.pos;
+  if (state.eat(
+    99
+    /* c */
+  )) {
+    if (this.regexp_eatControlLetter(state)) {
+      return true;
+    }
+    state.pos = start;
+  }
+  return false;
+};
+pp$1.regexp_eatZero = function(state) {
+  if (state.current() === 48 && !isDecimalDigit(state.lookahead())) {
+    state.lastIntValue = 0;
+    state.advance();
+    return true;
+  }
+  return false;
+};
+pp$1.regexp_eatControlEscape = function(state) {
+  var ch = state.current();
+  if (ch === 116) {
+    state.lastIntValue = 9;
+    state.advance();
+    return true;
+  }
+  if (ch === 110) {
+    state.lastIntValue = 10;
+    state.advance();
+    return true;
+  }
+  if (ch === 118) {
+    state.lastIntValue = 11;
+    state.advance();
+    return true;
+  }
+  if (ch === 102) {
+    state.lastIntValue = 12;
+    state.advance();
+    return true;
+  }
+  if (ch === 114) {
+    state.lastIntValue = 13;
+    state.advance();
+    return true;
+  }
+  return false;
+};
+pp$1.regexp_eatControlLetter = function(state) {
+  var ch = state.current();
+  if (isControlLetter(ch)) {
+    state.lastIntValue = ch % 32;
+    state.advance();
+    return true;
+  }
+  return false;
+};
+function isControlLetter(ch) {
+  return ch >= 65 && ch <= 90 || ch >= 97 && ch <= 122;
+}
+pp$1.regexp_eatRegExpUnicodeEscapeSequence = function(state, forceU) {
+  if (forceU === void 0) forceU = false;
+  var start = state.pos;
+  var switchU = forceU || state.switchU;
+  if (state.eat(
+    117
+    /* u */
+  )) {
+    if (this.regexp_eatFixedHexDigits(state, 4)) {
+      var lead = state.lastIntValue;
+      if (switchU && lead >= 55296 && lead <= 56319) {
+        var leadSurrogateEnd = state.pos;
+        if (state.eat(
+          92
+          /* \ */
+        ) && state.eat(
+          117
+          /* u */
+        ) && this.regexp_eatFixedHexDigits(state, 4)) {
+          var trail = state.lastIntValue;
+          if (trail >= 56320 && trail <= 57343) {
+            state.lastIntValue = (lead - 55296) * 1024 + (trail - 56320) + 65536;
+            return true;
+          }
+        }
+        state.pos = leadSurrogateEnd;
+        state.lastIntValue = lead;
+      }
+      return true;
+    }
+    if (switchU && state.eat(
+      123
+      /* { */
+    ) && this.regexp_eatHexDigits(state) && state.eat(
+      125
+      /* } */
+    ) && isValidUnicode(state.lastIntValue)) {
+      return true;
+    }
+    if (switchU) {
+      state.raise("Invalid unicode escape");
+    }
+    state.pos = start;
+  }
+  return false;
+};
+function isValidUnicode(ch) {
+  return ch >= 0 && ch <= 1114111;
+}
+pp$1.regexp_eatIdentityEscape = function(state) {
+  if (state.switchU) {
+    if (this.regexp_eatSyntaxCharacter(state)) {
+      return true;
+    }
+    if (state.eat(
+      47
+      /* / */
+    )) {
+      state.lastIntValue = 47;
+      return true;
+    }
+    return false;
+  }
+  var ch = state.current();
+  if (ch !== 99 && (!state.switchN || ch !== 107)) {
+    state.lastIntValue = ch;
+    state.advance();
+    return true;
+  }
+  return false;
+};
+pp$1.regexp_eatDecimalEscape = function(state) {
+  state.lastIntValue = 0;
+  var ch = state.current();
+  if (ch >= 49 && ch <= 57) {
+    do {
+      state.lastIntValue = 10 * state.lastIntValue + (ch - 48);
+      state.advance();
+    } while ((ch = state.current()) >= 48 && ch <= 57);
+    return true;
+  }
+  return false;
+};
+var CharSetNone = 0;
+var CharSetOk = 1;
+var CharSetString = 2;
+pp$1.regexp_eatCharacterClassEscape = function(state) {
+  var ch = state.current();
+  if (isCharacterClassEscape(ch)) {
+    state.lastIntValue = -1;
+    state.advance();
+    return CharSetOk;
+  }
+  var negate = false;
+  if (state.switchU && this.options.ecmaVersion >= 9 && ((negate = ch === 80) || ch === 112)) {
+    state.lastIntValue = -1;
+    state.advance();
+    var result2;
+    if (state.eat(
+      123
+      /* { */
+    ) && (result2 = this.regexp_eatUnicodePropertyValueExpression(state)) && state.eat(
+      125
+      /* } */
+    )) {
+      if (negate && result2 === CharSetString) {
+        state.raise("Invalid property name");
+      }
+      return result2;
+    }
+    state.raise("Invalid property name");
+  }
+  return CharSetNone;
+};
+function isCharacterClassEscape(ch) {
+  return ch === 100 || ch === 68 || ch === 115 || ch === 83 || ch === 119 || ch === 87;
+}
+pp$1.regexp_eatUnicodePropertyValueExpression = function(state) {
+  var start = state.pos;
+  if (this.regexp_eatUnicodePropertyName(state) && state.eat(
+    61
+    /* = */
+  )) {
+    var name2 = state.lastStringValue;
+    if (this.regexp_eatUnicodePropertyValue(state)) {
+      var value = state.lastStringValue;
+      this.regexp_validateUnicodePropertyNameAndValue(state, name2, value);
+      return CharSetOk;
+    }
+  }
+  state.pos = start;
+  if (this.regexp_eatLoneUnicodePropertyNameOrValue(state)) {
+    var nameOrValue = state.lastStringValue;
+    return this.regexp_validateUnicodePropertyNameOrValue(state, nameOrValue);
+  }
+  return CharSetNone;
+};
+pp$1.regexp_validateUnicodePropertyNameAndValue = function(state, name2, value) {
+  if (!hasOwn(state.unicodeProperties.nonBinary, name2)) {
+    state.raise("Invalid property name");
+  }
+  if (!state.unicodeProperties.nonBinary[name2].test(value)) {
+    state.raise("Invalid property value");
+  }
+};
+pp$1.regexp_validateUnicodePropertyNameOrValue = function(state, nameOrValue) {
+  if (state.unicodeProperties.binary.test(nameOrValue)) {
+    return CharSetOk;
+  }
+  if (state.switchV && state.unicodeProperties.binaryOfStrings.test(nameOrValue)) {
+    return CharSetString;
+  }
+  state.raise("Invalid property name");
+};
+pp$1.regexp_eatUnicodePropertyName = function(state) {
+  var ch = 0;
+  state.lastStringValue = "";
+  while (isUnicodePropertyNameCharacter(ch = state.current())) {
+    state.lastStringValue += codePointToString(ch);
+    state.advance();
+  }
+  return state.lastStringValue !== "";
+};
+function isUnicodePropertyNameCharacter(ch) {
+  return isControlLetter(ch) || ch === 95;
+}
+pp$1.regexp_eatUnicodePropertyValue = function(state) {
+  var ch = 0;
+  state.lastStringValue = "";
+  while (isUnicodePropertyValueCharacter(ch = state.current())) {
+    state.lastStringValue += codePointToString(ch);
+    state.advance();
+  }
+  return state.lastStringValue !== "";
+};
+function isUnicodePropertyValueCharacter(ch) {
+  return isUnicodePropertyNameCharacter(ch) || isDecimalDigit(ch);
+}
+pp$1.regexp_eatLoneUnicodePropertyNameOrValue = function(state) {
+  return this.regexp_eatUnicodePropertyValue(state);
+};
+pp$1.regexp_eatCharacterClass = function(state) {
+  if (state.eat(
+    91
+    /* [ */
+  )) {
+    var negate = state.eat(
+      94
+      /* ^ */
+    );
+    var result2 = this.regexp_classContents(state);
+    if (!state.eat(
+      93
+      /* ] */
+    )) {
+      state.raise("Unterminated character class");
+    }
+    if (negate && result2 === CharSetString) {
+      state.raise("Negated character class may contain strings");
+    }
+    return true;
+  }
+  return false;
+};
+pp$1.regexp_classContents = function(state) {
+  if (state.current() === 93) {
+    return CharSetOk;
+  }
+  if (state.switchV) {
+    return this.regexp_classSetExpression(state);
+  }
+  this.regexp_nonEmptyClassRanges(state);
+  return CharSetOk;
+};
+pp$1.regexp_nonEmptyClassRanges = function(state) {
+  while (this.regexp_eatClassAtom(state)) {
+    var left = state.lastIntValue;
+    if (state.eat(
+      45
+      /* - */
+    ) && this.regexp_eatClassAtom(state)) {
+      var right = state.lastIntValue;
+      if (state.switchU && (left === -1 || right === -1)) {
+        state.raise("Invalid character class");
+      }
+      if (left !== -1 && right !== -1 && left > right) {
+        state.raise("Range out of order in character class");
+      }
+    }
+  }
+};
+pp$1.regexp_eatClassAtom = function(state) {
+  var start = state.pos;
+  if (state.eat(
+    92
+    /* \ */
+  )) {
+    if (this.regexp_eatClassEscape(state)) {
+      return true;
+    }
+    if (state.switchU) {
+      var ch$1 = state.current();
+      if (ch$1 === 99 || isOctalDigit(ch$1)) {
+        state.raise("Invalid class escape");
+      }
+      state.raise("Invalid escape");
+    }
+    state.pos = start;
+  }
+  var ch = state.current();
+  if (ch !== 93) {
+    state.lastIntValue = ch;
+    state.advance();
+    return true;
+  }
+  return false;
+};
+pp$1.regexp_eatClassEscape = function(state) {
+  var start = state.pos;
+  if (state.eat(
+    98
+    /* b */
+  )) {
+    state.lastIntValue = 8;
+    return true;
+  }
+  if (state.switchU && state.eat(
+    45
+    /* - */
+  )) {
+    state.lastIntValue = 45;
+    return true;
+  }
+  if (!state.switchU && state.eat(
+    99
+    /* c */
+  )) {
+    if (this.regexp_eatClassControlLetter(state)) {
+      return true;
+    }
+    state.pos = start;
+  }
+  return this.regexp_eatCharacterClassEscape(state) || this.regexp_eatCharacterEscape(state);
+};
+pp$1.regexp_classSetExpression = function(state) {
+  var result2 = CharSetOk, subResult;
+  if (this.regexp_eatClassSetRange(state)) ;
+  else if (subResult = this.regexp_eatClassSetOperand(state)) {
+    if (subResult === CharSetString) {
+      result2 = CharSetString;
+    }
+    var start = state.pos;
+    while (state.eatChars(
+      [38, 38]
+      /* && */
+    )) {
+      if (state.current() !== 38 && (subResult = this.regexp_eatClassSetOperand(state))) {
+        if (subResult !== CharSetString) {
+          result2 = CharSetOk;
+        }
+        continue;
+      }
+      state.raise("Invalid character in character class");
+    }
+    if (start !== state.pos) {
+      return result2;
+    }
+    while (state.eatChars(
+      [45, 45]
+      /* -- */
+    )) {
+      if (this.regexp_eatClassSetOperand(state)) {
+        continue;
+      }
+      state.raise("Invalid character in character class");
+    }
+    if (start !== state.pos) {
+      return result2;
+    }
+  } else {
+    state.raise("Invalid character in character class");
+  }
+  for (; ; ) {
+    if (this.regexp_eatClassSetRange(state)) {
+      continue;
+    }
+    subResult = this.regexp_eatClassSetOperand(state);
+    if (!subResult) {
+      return result2;
+    }
+    if (subResult === CharSetString) {
+      result2 = CharSetString;
+    }
+  }
+};
+pp$1.regexp_eatClassSetRange = function(state) {
+  var start = state.pos;
+  if (this.regexp_eatClassSetCharacter(state)) {
+    var left = state.lastIntValue;
+    if (state.eat(
+      45
+      /* - */
+    ) && this.regexp_eatClassSetCharacter(state)) {
+      var right = state.lastIntValue;
+      if (left !== -1 && right !== -1 && left > right) {
+        state.raise("Range out of order in character class");
+      }
+      return true;
+    }
+    state.pos = start;
+  }
+  return false;
+};
+pp$1.regexp_eatClassSetOperand = function(state) {
+  if (this.regexp_eatClassSetCharacter(state)) {
+    return CharSetOk;
+  }
+  return this.regexp_eatClassStringDisjunction(state) || this.regexp_eatNestedClass(state);
+};
+pp$1.regexp_eatNestedClass = function(state) {
+  var start = state.pos;
+  if (state.eat(
+    91
+    /* [ */
+  )) {
+    var negate = state.eat(
+      94
+      /* ^ */
+    );
+    var result2 = this.regexp_classContents(state);
+    if (state.eat(
+      93
+      /* ] */
+    )) {
+      if (negate && result2 === CharSetString) {
+        state.raise("Negated character class may contain strings");
+      }
+      return result2;
+    }
+    state.pos = start;
+  }
+  if (state.eat(
+    92
+    /* \ */
+  )) {
+    var result$1 = this.regexp_eatCharacterClassEscape(state);
+    if (result$1) {
+      return result$1;
+    }
+    state.pos = start;
+  }
+  return null;
+};
+pp$1.regexp_eatClassStringDisjunction = function(state) {
+  var start = state.pos;
+  if (state.eatChars(
+    [92, 113]
+    /* \q */
+  )) {
+    if (state.eat(
+      123
+      /* { */
+    )) {
+      var result2 = this.regexp_classStringDisjunctionContents(state);
+      if (state.eat(
+        125
+        /* } */
+      )) {
+        return result2;
+      }
+    } else {
+      state.raise("Invalid escape");
+    }
+    state.pos = start;
+  }
+  return null;
+};
+pp$1.regexp_classStringDisjunctionContents = function(state) {
+  var result2 = this.regexp_classString(state);
+  while (state.eat(
+    124
+    /* | */
+  )) {
+    if (this.regexp_classString(state) === CharSetString) {
+      result2 = CharSetString;
+    }
+  }
+  return result2;
+};
+pp$1.regexp_classString = function(state) {
+  var count = 0;
+  while (this.regexp_eatClassSetCharacter(state)) {
+    count++;
+  }
+  return count === 1 ? CharSetOk : CharSetString;
+};
+pp$1.regexp_eatClassSetCharacter = function(state) {
+  var start = state.pos;
+  if (state.eat(
+    92
+    /* \ */
+  )) {
+    if (this.regexp_eatCharacterEscape(state) || this.regexp_eatClassSetReservedPunctuator(state)) {
+      return true;
+    }
+    if (state.eat(
+      98
+      /* b */
+    )) {
+      state.lastIntValue = 8;
+      return true;
+    }
+    state.pos = start;
+    return false;
+  }
+  var ch = state.current();
+  if (ch < 0 || ch === state.lookahead() && isClassSetReservedDoublePunctuatorCharacter(ch)) {
+    return false;
+  }
+  if (isClassSetSyntaxCharacter(ch)) {
+    return false;
+  }
+  state.advance();
+  state.lastIntValue = ch;
+  return true;
+};
+function isClassSetReservedDoublePunctuatorCharacter(ch) {
+  return ch === 33 || ch >= 35 && ch <= 38 || ch >= 42 && ch <= 44 || ch === 46 || ch >= 58 && ch <= 64 || ch === 94 || ch === 96 || ch === 126;
+}
+function isClassSetSyntaxCharacter(ch) {
+  return ch === 40 || ch === 41 || ch === 45 || ch === 47 || ch >= 91 && ch <= 93 || ch >= 123 && ch <= 125;
+}
+pp$1.regexp_eatClassSetReservedPunctuator = function(state) {
+  var ch = state.current();
+  if (isClassSetReservedPunctuator(ch)) {
+    state.lastIntValue = ch;
+    state.advance();
+    return true;
+  }
+  return false;
+};
+function isClassSetReservedPunctuator(ch) {
+  return ch === 33 || ch === 35 || ch === 37 || ch === 38 || ch === 44 || ch === 45 || ch >= 58 && ch <= 62 || ch === 64 || ch === 96 || ch === 126;
+}
+pp$1.regexp_eatClassControlLetter = function(state) {
+  var ch = state.current();
+  if (isDecimalDigit(ch) || ch === 95) {
+    state.lastIntValue = ch % 32;
+    state.advance();
+    return true;
+  }
+  return false;
+};
+pp$1.regexp_eatHexEscapeSequence = function(state) {
+  var start = state.pos;
+  if (state.eat(
+    120
+    /* x */
+  )) {
+    if (this.regexp_eatFixedHexDigits(state, 2)) {
+      return true;
+    }
+    if (state.switchU) {
+      state.raise("Invalid escape");
+    }
+    state.pos = start;
+  }
+  return false;
+};
+pp$1.regexp_eatDecimalDigits = function(state) {
+  var start = state.pos;
+  var ch = 0;
+  state.lastIntValue = 0;
+  while (isDecimalDigit(ch = state.current())) {
+    state.lastIntValue = 10 * state.lastIntValue + (ch - 48);
+    state.advance();
+  }
+  return state.pos !== start;
+};
+function isDecimalDigit(ch) {
+  return ch >= 48 && ch <= 57;
+}
+pp$1.regexp_eatHexDigits = function(state) {
+  var start = state.pos;
+  var ch = 0;
+  state.lastIntValue = 0;
+  while (isHexDigit(ch = state.current())) {
+    state.lastIntValue = 16 * state.lastIntValue + hexToInt(ch);
+    state.advance();
+  }
+  return state.pos !== start;
+};
+function isHexDigit(ch) {
+  return ch >= 48 && ch <= 57 || ch >= 65 && ch <= 70 || ch >= 97 && ch <= 102;
+}
+function hexToInt(ch) {
+  if (ch >= 65 && ch <= 70) {
+    return 10 + (ch - 65);
+  }
+  if (ch >= 97 && ch <= 102) {
+    return 10 + (ch - 97);
+  }
+  return ch - 48;
+}
+pp$1.regexp_eatLegacyOctalEscapeSequence = function(state) {
+  if (this.regexp_eatOctalDigit(state)) {
+    var n1 = state.lastIntValue;
+    if (this.regexp_eatOctalDigit(state)) {
+      var n2 = state.lastIntValue;
+      if (n1 <= 3 && this.regexp_eatOctalDigit(state)) {
+        state.lastIntValue = n1 * 64 + n2 * 8 + state.lastIntValue;
+      } else {
+        state.lastIntValue = n1 * 8 + n2;
+      }
+    } else {
+      state.lastIntValue = n1;
+    }
+    return true;
+  }
+  return false;
+};
+pp$1.regexp_eatOctalDigit = function(state) {
+  var ch = state.current();
+  if (isOctalDigit(ch)) {
+    state.lastIntValue = ch - 48;
+    state.advance();
+    return true;
+  }
+  state.lastIntValue = 0;
+  return false;
+};
+function isOctalDigit(ch) {
+  return ch >= 48 && ch <= 55;
+}
+pp$1.regexp_eatFixedHexDigits = function(state, length) {
+  var start = state.pos;
+  state.lastIntValue = 0;
+  for (var i2 = 0; i2 < length; ++i2) {
+    var ch = state.current();
+    if (!isHexDigit(ch)) {
+      state.pos = start;
+      return false;
+    }
+    state.lastIntValue = 16 * state.lastIntValue + hexToInt(ch);
+    state.advance();
+  }
+  return true;
+};
+var Token = function Token2(p) {
+  this.type = p.type;
+  this.value = p.value;
+  this.start = p.start;
+  this.end = p.end;
+  if (p.options.locations) {
+    this.loc = new SourceLocation(p, p.startLoc, p.endLoc);
+  }
+  if (p.options.ranges) {
+    this.range = [p.start, p.end];
+  }
+};
+var pp = Parser.prototype;
+pp.next = function(ignoreEscapeSequenceInKeyword) {
+  if (!ignoreEscapeSequenceInKeyword && this.type.keyword && this.containsEsc) {
+    this.raiseRecoverable(this.start, "Escape sequence in keyword " + this.type.keyword);
+  }
+  if (this.options.onToken) {
+    this.options.onToken(new Token(this));
+  }
+  this.lastTokEnd = this.end;
+  this.lastTokStart = this.start;
+  this.lastTokEndLoc = this.endLoc;
+  this.lastTokStartLoc = this.startLoc;
+  this.nextToken();
+};
+pp.getToken = function() {
+  this.next();
+  return new Token(this);
+};
+if (typeof Symbol !== "undefined") {
+  pp[Symbol.iterator] = function() {
+    var this$1$1 = this;
+    return {
+      next: function() {
+        var token = this$1$1.getToken();
+        return {
+          done: token.type === types$1.eof,
+          value: token
+        };
+      }
+    };
+  };
+}
+pp.nextToken = function() {
+  var curContext = this.curContext();
+  if (!curContext || !curContext.preserveSpace) {
+    this.skipSpace();
+  }
+  this.start = this.pos;
+  if (this.options.locations) {
+    this.startLoc = this.curPosition();
+  }
+  if (this.pos >= this.input.length) {
+    return this.finishToken(types$1.eof);
+  }
+  if (curContext.override) {
+    return curContext.override(this);
+  } else {
+    this.readToken(this.fullCharCodeAtPos());
+  }
+};
+pp.readToken = function(code) {
+  if (isIdentifierStart(code, this.options.ecmaVersion >= 6) || code === 92) {
+    return this.readWord();
+  }
+  return this.getTokenFromCode(code);
+};
+pp.fullCharCodeAt = function(pos) {
+  var code = this.input.charCodeAt(pos);
+  if (code <= 55295 || code >= 56320) {
+    return code;
+  }
+  var next = this.input.charCodeAt(pos + 1);
+  return next <= 56319 || next >= 57344 ? code : (code << 10) + next - 56613888;
+};
+pp.fullCharCodeAtPos = function() {
+  return this.fullCharCodeAt(this.pos);
+};
+pp.skipBlockComment = function() {
+  var startLoc = this.options.onComment && this.curPosition();
+  var start = this.pos, end = this.input.indexOf("*/", this.pos += 2);
+  if (end === -1) {
+    this.raise(this.pos - 2, "Unterminated comment");
+  }
+  this.pos = end + 2;
+  if (this.options.locations) {
+    for (var nextBreak = void 0, pos = start; (nextBreak = nextLineBreak(this.input, pos, this.pos)) > -1; ) {
+      ++this.curLine;
+      pos = this.lineStart = nextBreak;
+    }
+  }
+  if (this.options.onComment) {
+    this.options.onComment(
+      true,
+      this.input.slice(start + 2, end),
+      start,
+      this.pos,
+      startLoc,
+      this.curPosition()
+    );
+  }
+};
+pp.skipLineComment = function(startSkip) {
+  var start = this.pos;
+  var startLoc = this.options.onComment && this.curPosition();
+  var ch = this.input.charCodeAt(this.pos += startSkip);
+  while (this.pos < this.input.length && !isNewLine(ch)) {
+    ch = this.input.charCodeAt(++this.pos);
+  }
+  if (this.options.onComment) {
+    this.options.onComment(
+      false,
+      this.input.slice(start + startSkip, this.pos),
+      start,
+      this.pos,
+      startLoc,
+      this.curPosition()
+    );
+  }
+};
+pp.skipSpace = function() {
+  loop: while (this.pos < this.input.length) {
+    var ch = this.input.charCodeAt(this.pos);
+    switch (ch) {
+      case 32:
+      case 160:
+        ++this.pos;
+        break;
+      case 13:
+        if (this.input.charCodeAt(this.pos + 1) === 10) {
+          ++this.pos;
+        }
+      case 10:
+      case 8232:
+      case 8233:
+        ++this.pos;
+        if (this.options.locations) {
+          ++this.curLine;
+          this.lineStart = this.pos;
+        }
+        break;
+      case 47:
+        switch (this.input.charCodeAt(this.pos + 1)) {
+          case 42:
+            this.skipBlockComment();
+            break;
+          case 47:
+            this.skipLineComment(2);
+            break;
+          default:
+            break loop;
+        }
+        break;
+      default:
+        if (ch > 8 && ch < 14 || ch >= 5760 && nonASCIIwhitespace.test(String.fromCharCode(ch))) {
+          ++this.pos;
+        } else {
+          break loop;
+        }
+    }
+  }
+};
+pp.finishToken = function(type, val) {
+  this.end = this.pos;
+  if (this.options.locations) {
+    this.endLoc = this.curPosition();
+  }
+  var prevType = this.type;
+  this.type = type;
+  this.value = val;
+  this.updateContext(prevType);
+};
+pp.readToken_dot = function() {
+  var next = this.input.charCodeAt(this.pos + 1);
+  if (next >= 48 && next <= 57) {
+    return this.readNumber(true);
+  }
+  var next2 = this.input.charCodeAt(this.pos + 2);
+  if (this.options.ecmaVersion >= 6 && next === 46 && next2 === 46) {
+    this.pos += 3;
+    return this.finishToken(types$1.ellipsis);
+  } else {
+    ++this.pos;
+    return this.finishToken(types$1.dot);
+  }
+};
+pp.readToken_slash = function() {
+  var next = this.input.charCodeAt(this.pos + 1);
+  if (this.exprAllowed) {
+    ++this.pos;
+    return this.readRegexp();
+  }
+  if (next === 61) {
+    return this.finishOp(types$1.assign, 2);
+  }
+  return this.finishOp(types$1.slash, 1);
+};
+pp.readToken_mult_modulo_exp = function(code) {
+  var next = this.input.charCodeAt(this.pos + 1);
+  var size = 1;
+  var tokentype = code === 42 ? types$1.star : types$1.modulo;
+  if (this.options.ecmaVersion >= 7 && code === 42 && next === 42) {
+    ++size;
+    tokentype = types$1.starstar;
+    next = this.input.charCodeAt(this.pos + 2);
+  }
+  if (next === 61) {
+    return this.finishOp(types$1.assign, size + 1);
+  }
+  return this.finishOp(tokentype, size);
+};
+pp.readToken_pipe_amp = function(code) {
+  var next = this.input.charCodeAt(this.pos + 1);
+  if (next === code) {
+    if (this.options.ecmaVersion >= 12) {
+      var next2 = this.input.charCodeAt(this.pos + 2);
+      if (next2 === 61) {
+        return this.finishOp(types$1.assign, 3);
+      }
+    }
+    return this.finishOp(code === 124 ? types$1.logicalOR : types$1.logicalAND, 2);
+  }
+  if (next === 61) {
+    return this.finishOp(types$1.assign, 2);
+  }
+  return this.finishOp(code === 124 ? types$1.bitwiseOR : types$1.bitwiseAND, 1);
+};
+pp.readToken_caret = function() {
+  var next = this.input.charCodeAt(this.pos + 1);
+  if (next === 61) {
+    return this.finishOp(types$1.assign, 2);
+  }
+  return this.finishOp(types$1.bitwiseXOR, 1);
+};
+pp.readToken_plus_min = function(code) {
+  var next = this.input.charCodeAt(this.pos + 1);
+  if (next === code) {
+    if (next === 45 && !this.inModule && this.input.charCodeAt(this.pos + 2) === 62 && (this.lastTokEnd === 0 || lineBreak.test(this.input.slice(this.lastTokEnd, this.pos)))) {
+      this.skipLineComment(3);
+      this.skipSpace();
+      return this.nextToken();
+    }
+    return this.finishOp(types$1.incDec, 2);
+  }
+  if (next === 61) {
+    return this.finishOp(types$1.assign, 2);
+  }
+  return this.finishOp(types$1.plusMin, 1);
+};
+pp.readToken_lt_gt = function(code) {
+  var next = this.input.charCodeAt(this.pos + 1);
+  var size = 1;
+  if (next === code) {
+    size = code === 62 && this.input.charCodeAt(this.pos + 2) === 62 ? 3 : 2;
+    if (this.input.charCodeAt(this.pos + size) === 61) {
+      return this.finishOp(types$1.assign, size + 1);
+    }
+    return this.finishOp(types$1.bitShift, size);
+  }
+  if (next === 33 && code === 60 && !this.inModule && this.input.charCodeAt(this.pos + 2) === 45 && this.input.charCodeAt(this.pos + 3) === 45) {
+    this.skipLineComment(4);
+    this.skipSpace();
+    return this.nextToken();
+  }
+  if (next === 61) {
+    size = 2;
+  }
+  return this.finishOp(types$1.relational, size);
+};
+pp.readToken_eq_excl = function(code) {
+  var next = this.input.charCodeAt(this.pos + 1);
+  if (next === 61) {
+    return this.finishOp(types$1.equality, this.input.charCodeAt(this.pos + 2) === 61 ? 3 : 2);
+  }
+  if (code === 61 && next === 62 && this.options.ecmaVersion >= 6) {
+    this.pos += 2;
+    return this.finishToken(types$1.arrow);
+  }
+  return this.finishOp(code === 61 ? types$1.eq : types$1.prefix, 1);
+};
+pp.readToken_question = function() {
+  var ecmaVersion2 = this.options.ecmaVersion;
+  if (ecmaVersion2 >= 11) {
+    var next = this.input.charCodeAt(this.pos + 1);
+    if (next === 46) {
+      var next2 = this.input.charCodeAt(this.pos + 2);
+      if (next2 < 48 || next2 > 57) {
+        return this.finishOp(types$1.questionDot, 2);
+      }
+    }
+    if (next === 63) {
+      if (ecmaVersion2 >= 12) {
+        var next2$1 = this.input.charCodeAt(this.pos + 2);
+        if (next2$1 === 61) {
+          return this.finishOp(types$1.assign, 3);
+        }
+      }
+      return this.finishOp(types$1.coalesce, 2);
+    }
+  }
+  return this.finishOp(types$1.question, 1);
+};
+pp.readToken_numberSign = function() {
+  var ecmaVersion2 = this.options.ecmaVersion;
+  var code = 35;
+  if (ecmaVersion2 >= 13) {
+    ++this.pos;
+    code = this.fullCharCodeAtPos();
+    if (isIdentifierStart(code, true) || code === 92) {
+      return this.finishToken(types$1.privateId, this.readWord1());
+    }
+  }
+  this.raise(this.pos, "Unexpected character '" + codePointToString(code) + "'");
+};
+pp.getTokenFromCode = function(code) {
+  switch (code) {
+    // The interpretation of a dot depends on whether it is followed
+    // by a digit or another two dots.
+    case 46:
+      return this.readToken_dot();
+    // Punctuation tokens.
+    case 40:
+      ++this.pos;
+      return this.finishToken(types$1.parenL);
+    case 41:
+      ++this.pos;
+      return this.finishToken(types$1.parenR);
+    case 59:
+      ++this.pos;
+      return this.finishToken(types$1.semi);
+    case 44:
+      ++this.pos;
+      return this.finishToken(types$1.comma);
+    case 91:
+      ++this.pos;
+      return this.finishToken(types$1.bracketL);
+    case 93:
+      ++this.pos;
+      return this.finishToken(types$1.bracketR);
+    case 123:
+      ++this.pos;
+      return this.finishToken(types$1.braceL);
+    case 125:
+      ++this.pos;
+      return this.finishToken(types$1.braceR);
+    case 58:
+      ++this.pos;
+      return this.finishToken(types$1.colon);
+    case 96:
+      if (this.options.ecmaVersion < 6) {
+        break;
+      }
+      ++this.pos;
+      return this.finishToken(types$1.backQuote);
+    case 48:
+      var next = this.input.charCodeAt(this.pos + 1);
+      if (next === 120 || next === 88) {
+        return this.readRadixNumber(16);
+      }
+      if (this.options.ecmaVersion >= 6) {
+        if (next === 111 || next === 79) {
+          return this.readRadixNumber(8);
+        }
+        if (next === 98 || next === 66) {
+          return this.readRadixNumber(2);
+        }
+      }
+    // Anything else beginning with a digit is an integer, octal
+    // number, or float.
+    case 49:
+    case 50:
+    case 51:
+    case 52:
+    case 53:
+    case 54:
+    case 55:
+    case 56:
+    case 57:
+      return this.readNumber(false);
+    // Quotes produce strings.
+    case 34:
+    case 39:
+      return this.readString(code);
+    // Operators are parsed inline in tiny state machines. '=' (61) is
+    // often referred to. `finishOp` simply skips the amount of
+    // characters it is given as second argument, and returns a token
+    // of the type given by its first argument.
+    case 47:
+      return this.readToken_slash();
+    case 37:
+    case 42:
+      return this.readToken_mult_modulo_exp(code);
+    case 124:
+    case 38:
+      return this.readToken_pipe_amp(code);
+    case 94:
+      return this.readToken_caret();
+    case 43:
+    case 45:
+      return this.readToken_plus_min(code);
+    case 60:
+    case 62:
+      return this.readToken_lt_gt(code);
+    case 61:
+    case 33:
+      return this.readToken_eq_excl(code);
+    case 63:
+      return this.readToken_question();
+    case 126:
+      return this.finishOp(types$1.prefix, 1);
+    case 35:
+      return this.readToken_numberSign();
+  }
+  this.raise(this.pos, "Unexpected character '" + codePointToString(code) + "'");
+};
+pp.finishOp = function(type, size) {
+  var str = this.input.slice(this.pos, this.pos + size);
+  this.pos += size;
+  return this.finishToken(type, str);
+};
+pp.readRegexp = function() {
+  var escaped, inClass, start = this.pos;
+  for (; ; ) {
+    if (this.pos >= this.input.length) {
+      this.raise(start, "Unterminated regular expression");
+    }
+    var ch = this.input.charAt(this.pos);
+    if (lineBreak.test(ch)) {
+      this.raise(start, "Unterminated regular expression");
+    }
+    if (!escaped) {
+      if (ch === "[") {
+        inClass = true;
+      } else if (ch === "]" && inClass) {
+        inClass = false;
+      } else if (ch === "/" && !inClass) {
+        break;
+      }
+      escaped = ch === "\\";
+    } else {
+      escaped = false;
+    }
+    ++this.pos;
+  }
+  var pattern = this.input.slice(start, this.pos);
+  ++this.pos;
+  var flagsStart = this.pos;
+  var flags = this.readWord1();
+  if (this.containsEsc) {
+    this.unexpected(flagsStart);
+  }
+  var state = this.regexpState || (this.regexpState = new RegExpValidationState(this));
+  state.reset(start, pattern, flags);
+  this.validateRegExpFlags(state);
+  this.validateRegExpPattern(state);
+  var value = null;
+  try {
+    value = new RegExp(pattern, flags);
+  } catch (e) {
+  }
+  return this.finishToken(types$1.regexp, { pattern, flags, value });
+};
+pp.readInt = function(radix, len, maybeLegacyOctalNumericLiteral) {
+  var allowSeparators = this.options.ecmaVersion >= 12 && len === void 0;
+  var isLegacyOctalNumericLiteral = maybeLegacyOctalNumericLiteral && this.input.charCodeAt(this.pos) === 48;
+  var start = this.pos, total = 0, lastCode = 0;
+  for (var i2 = 0, e = len == null ? Infinity : len; i2 < e; ++i2, ++this.pos) {
+    var code = this.input.charCodeAt(this.pos), val = void 0;
+    if (allowSeparators && code === 95) {
+      if (isLegacyOctalNumericLiteral) {
+        this.raiseRecoverable(this.pos, "Numeric separator is not allowed in legacy octal numeric literals");
+      }
+      if (lastCode === 95) {
+        this.raiseRecoverable(this.pos, "Numeric separator must be exactly one underscore");
+      }
+      if (i2 === 0) {
+        this.raiseRecoverable(this.pos, "Numeric separator is not allowed at the first of digits");
+      }
+      lastCode = code;
+      continue;
+    }
+    if (code >= 97) {
+      val = code - 97 + 10;
+    } else if (code >= 65) {
+      val = code - 65 + 10;
+    } else if (code >= 48 && code <= 57) {
+      val = code - 48;
+    } else {
+      val = Infinity;
+    }
+    if (val >= radix) {
+      break;
+    }
+    lastCode = code;
+    total = total * radix + val;
+  }
+  if (allowSeparators && lastCode === 95) {
+    this.raiseRecoverable(this.pos - 1, "Numeric separator is not allowed at the last of digits");
+  }
+  if (this.pos === start || len != null && this.pos - start !== len) {
+    return null;
+  }
+  return total;
+};
+function stringToNumber(str, isLegacyOctalNumericLiteral) {
+  if (isLegacyOctalNumericLiteral) {
+    return parseInt(str, 8);
+  }
+  return parseFloat(str.replace(/_/g, ""));
+}
+function stringToBigInt(str) {
+  if (typeof BigInt !== "function") {
+    return null;
+  }
+  return BigInt(str.replace(/_/g, ""));
+}
+pp.readRadixNumber = function(radix) {
+  var start = this.pos;
+  this.pos += 2;
+  var val = this.readInt(radix);
+  if (val == null) {
+    this.raise(this.start + 2, "Expected number in radix " + radix);
+  }
+  if (this.options.ecmaVersion >= 11 && this.input.charCodeAt(this.pos) === 110) {
+    val = stringToBigInt(this.input.slice(start, this.pos));
+    ++this.pos;
+  } else if (isIdentifierStart(this.fullCharCodeAtPos())) {
+    this.raise(this.pos, "Identifier directly after number");
+  }
+  return this.finishToken(types$1.num, val);
+};
+pp.readNumber = function(startsWithDot) {
+  var start = this.pos;
+  if (!startsWithDot && this.readInt(10, void 0, true) === null) {
+    this.raise(start, "Invalid number");
+  }
+  var octal = this.pos - start >= 2 && this.input.charCodeAt(start) === 48;
+  if (octal && this.strict) {
+    this.raise(start, "Invalid number");
+  }
+  var next = this.input.charCodeAt(this.pos);
+  if (!octal && !startsWithDot && this.options.ecmaVersion >= 11 && next === 110) {
+    var val$1 = stringToBigInt(this.input.slice(start, this.pos));
+    ++this.pos;
+    if (isIdentifierStart(this.fullCharCodeAtPos())) {
+      this.raise(this.pos, "Identifier directly after number");
+    }
+    return this.finishToken(types$1.num, val$1);
+  }
+  if (octal && /[89]/.test(this.input.slice(start, this.pos))) {
+    octal = false;
+  }
+  if (next === 46 && !octal) {
+    ++this.pos;
+    this.readInt(10);
+    next = this.input.charCodeAt(this.pos);
+  }
+  if ((next === 69 || next === 101) && !octal) {
+    next = this.input.charCodeAt(++this.pos);
+    if (next === 43 || next === 45) {
+      ++this.pos;
+    }
+    if (this.readInt(10) === null) {
+      this.raise(start, "Invalid number");
+    }
+  }
+  if (isIdentifierStart(this.fullCharCodeAtPos())) {
+    this.raise(this.pos, "Identifier directly after number");
+  }
+  var val = stringToNumber(this.input.slice(start, this.pos), octal);
+  return this.finishToken(types$1.num, val);
+};
+pp.readCodePoint = function() {
+  var ch = this.input.charCodeAt(this.pos), code;
+  if (ch === 123) {
+    if (this.options.ecmaVersion < 6) {
+      this.unexpected();
+    }
+    var codePos = ++this.pos;
+    code = this.readHexChar(this.input.indexOf("}", this.pos) - this.pos);
+    ++this.pos;
+    if (code > 1114111) {
+      this.invalidStringToken(codePos, "Code point out of bounds");
+    }
+  } else {
+    code = this.readHexChar(4);
+  }
+  return code;
+};
+pp.readString = function(quote) {
+  var out = "", chunkStart = ++this.pos;
+  for (; ; ) {
+    if (this.pos >= this.input.length) {
+      this.raise(this.start, "Unterminated string constant");
+    }
+    var ch = this.input.charCodeAt(this.pos);
+    if (ch === quote) {
+      break;
+    }
+    if (ch === 92) {
+      out += this.input.slice(chunkStart, this.pos);
+      out += this.readEscapedChar(false);
+      chunkStart = this.pos;
+    } else if (ch === 8232 || ch === 8233) {
+      if (this.options.ecmaVersion < 10) {
+        this.raise(this.start, "Unterminated string constant");
+      }
+      ++this.pos;
+      if (this.options.locations) {
+        this.curLine++;
+        this.lineStart = this.pos;
+      }
+    } else {
+      if (isNewLine(ch)) {
+        this.raise(this.start, "Unterminated string constant");
+      }
+      ++this.pos;
+    }
+  }
+  out += this.input.slice(chunkStart, this.pos++);
+  return this.finishToken(types$1.string, out);
+};
+var INVALID_TEMPLATE_ESCAPE_ERROR = {};
+pp.tryReadTemplateToken = function() {
+  this.inTemplateElement = true;
+  try {
+    this.readTmplToken();
+  } catch (err) {
+    if (err === INVALID_TEMPLATE_ESCAPE_ERROR) {
+      this.readInvalidTemplateToken();
+    } else {
+      throw err;
+    }
+  }
+  this.inTemplateElement = false;
+};
+pp.invalidStringToken = function(position, message) {
+  if (this.inTemplateElement && this.options.ecmaVersion >= 9) {
+    throw INVALID_TEMPLATE_ESCAPE_ERROR;
+  } else {
+    this.raise(position, message);
+  }
+};
+pp.readTmplToken = function() {
+  var out = "", chunkStart = this.pos;
+  for (; ; ) {
+    if (this.pos >= this.input.length) {
+      this.raise(this.start, "Unterminated template");
+    }
+    var ch = this.input.charCodeAt(this.pos);
+    if (ch === 96 || ch === 36 && this.input.charCodeAt(this.pos + 1) === 123) {
+      if (this.pos === this.start && (this.type === types$1.template || this.type === types$1.invalidTemplate)) {
+        if (ch === 36) {
+          this.pos += 2;
+          return this.finishToken(types$1.dollarBraceL);
+        } else {
+          ++this.pos;
+          return this.finishToken(types$1.backQuote);
+        }
+      }
+      out += this.input.slice(chunkStart, this.pos);
+      return this.finishToken(types$1.template, out);
+    }
+    if (ch === 92) {
+      out += this.input.slice(chunkStart, this.pos);
+      out += this.readEscapedChar(true);
+      chunkStart = this.pos;
+    } else if (isNewLine(ch)) {
+      out += this.input.slice(chunkStart, this.pos);
+      ++this.pos;
+      switch (ch) {
+        case 13:
+          if (this.input.charCodeAt(this.pos) === 10) {
+            ++this.pos;
+          }
+        case 10:
+          out += "\n";
+          break;
+        default:
+          out += String.fromCharCode(ch);
+          break;
+      }
+      if (this.options.locations) {
+        ++this.curLine;
+        this.lineStart = this.pos;
+      }
+      chunkStart = this.pos;
+    } else {
+      ++this.pos;
+    }
+  }
+};
+pp.readInvalidTemplateToken = function() {
+  for (; this.pos < this.input.length; this.pos++) {
+    switch (this.input[this.pos]) {
+      case "\\":
+        ++this.pos;
+        break;
+      case "$":
+        if (this.input[this.pos + 1] !== "{") {
+          break;
+        }
+      // fall through
+      case "`":
+        return this.finishToken(types$1.invalidTemplate, this.input.slice(this.start, this.pos));
+      case "\r":
+        if (this.input[this.pos + 1] === "\n") {
+          ++this.pos;
+        }
+      // fall through
+      case "\n":
+      case "\u2028":
+      case "\u2029":
+        ++this.curLine;
+        this.lineStart = this.pos + 1;
+        break;
+    }
+  }
+  this.raise(this.start, "Unterminated template");
+};
+pp.readEscapedChar = function(inTemplate) {
+  var ch = this.input.charCodeAt(++this.pos);
+  ++this.pos;
+  switch (ch) {
+    case 110:
+      return "\n";
+    // 'n' -> '\n'
+    case 114:
+      return "\r";
+    // 'r' -> '\r'
+    case 120:
+      return String.fromCharCode(this.readHexChar(2));
+    // 'x'
+    case 117:
+      return codePointToString(this.readCodePoint());
+    // 'u'
+    case 116:
+      return "	";
+    // 't' -> '\t'
+    case 98:
+      return "\b";
+    // 'b' -> '\b'
+    case 118:
+      return "\v";
+    // 'v' -> '\u000b'
+    case 102:
+      return "\f";
+    // 'f' -> '\f'
+    case 13:
+      if (this.input.charCodeAt(this.pos) === 10) {
+        ++this.pos;
+      }
+    // '\r\n'
+    case 10:
+      if (this.options.locations) {
+        this.lineStart = this.pos;
+        ++this.curLine;
+      }
+      return "";
+    case 56:
+    case 57:
+      if (this.strict) {
+        this.invalidStringToken(
+          this.pos - 1,
+          "Invalid escape sequence"
+        );
+      }
+      if (inTemplate) {
+        var codePos = this.pos - 1;
+        this.invalidStringToken(
+          codePos,
+          "Invalid escape sequence in template string"
+        );
+      }
+    default:
+      if (ch >= 48 && ch <= 55) {
+        var octalStr = this.input.substr(this.pos - 1, 3).match(/^[0-7]+/)[0];
+        var octal = parseInt(octalStr, 8);
+        if (octal > 255) {
+          octalStr = octalStr.slice(0, -1);
+          octal = parseInt(octalStr, 8);
+        }
+        this.pos += octalStr.length - 1;
+        ch = this.input.charCodeAt(this.pos);
+        if ((octalStr !== "0" || ch === 56 || ch === 57) && (this.strict || inTemplate)) {
+          this.invalidStringToken(
+            this.pos - 1 - octalStr.length,
+            inTemplate ? "Octal literal in template string" : "Octal literal in strict mode"
+          );
+        }
+        return String.fromCharCode(octal);
+      }
+      if (isNewLine(ch)) {
+        if (this.options.locations) {
+          this.lineStart = this.pos;
+          ++this.curLine;
+        }
+        return "";
+      }
+      return String.fromCharCode(ch);
+  }
+};
+pp.readHexChar = function(len) {
+  var codePos = this.pos;
+  var n = this.readInt(16, len);
+  if (n === null) {
+    this.invalidStringToken(codePos, "Bad character escape sequence");
+  }
+  return n;
+};
+pp.readWord1 = function() {
+  this.containsEsc = false;
+  var word = "", first2 = true, chunkStart = this.pos;
+  var astral = this.options.ecmaVersion >= 6;
+  while (this.pos < this.input.length) {
+    var ch = this.fullCharCodeAtPos();
+    if (isIdentifierChar(ch, astral)) {
+      this.pos += ch <= 65535 ? 1 : 2;
+    } else if (ch === 92) {
+      this.containsEsc = true;
+      word += this.input.slice(chunkStart, this.pos);
+      var escStart = this.pos;
+      if (this.input.charCodeAt(++this.pos) !== 117) {
+        this.invalidStringToken(this.pos, "Expecting Unicode escape sequence \\uXXXX");
+      }
+      ++this.pos;
+      var esc2 = this.readCodePoint();
+      if (!(first2 ? isIdentifierStart : isIdentifierChar)(esc2, astral)) {
+        this.invalidStringToken(escStart, "Invalid Unicode escape");
+      }
+      word += codePointToString(esc2);
+      chunkStart = this.pos;
+    } else {
+      break;
+    }
+    first2 = false;
+  }
+  return word + this.input.slice(chunkStart, this.pos);
+};
+pp.readWord = function() {
+  var word = this.readWord1();
+  var type = types$1.name;
+  if (this.keywords.test(word)) {
+    type = keywords[word];
+  }
+  return this.finishToken(type, word);
+};
+var version2 = "8.19.0";
+Parser.acorn = {
+  Parser,
+  version: version2,
+  defaultOptions,
+  Position,
+  SourceLocation,
+  getLineInfo,
+  Node,
+  TokenType,
+  tokTypes: types$1,
+  keywordTypes: keywords,
+  TokContext,
+  tokContexts: types,
+  isIdentifierChar,
+  isIdentifierStart,
+  Token,
+  isNewLine,
+  lineBreak,
+  lineBreakG,
+  nonASCIIwhitespace
+};
+function parse5(input2, options2) {
+  return Parser.parse(input2, options2);
+}
+
+// src/profile/js-enclosing.ts
+var keyName = (key5) => {
+  const k = key5;
+  if (!k) return null;
+  if (k.type === "Identifier" || k.type === "PrivateIdentifier") return String(k.name);
+  if (k.type === "Literal") return String(k.value);
+  return null;
+};
+function namedScopes(text4) {
+  let ast;
+  try {
+    ast = parse5(text4, { ecmaVersion: "latest", sourceType: "module", locations: true, allowHashBang: true });
+  } catch {
+    ast = parse5(text4, {
+      ecmaVersion: "latest",
+      sourceType: "script",
+      locations: true,
+      allowHashBang: true,
+      allowReturnOutsideFunction: true
+    });
+  }
+  const scopes = [];
+  const isFunction = (n) => !!n && /^(?:FunctionDeclaration|FunctionExpression|ArrowFunctionExpression)$/.test(n.type);
+  const add3 = (fn, name2) => {
+    if (!name2 || !fn.loc) return;
+    scopes.push({ name: name2, start: [fn.loc.start.line, fn.loc.start.column], end: [fn.loc.end.line, fn.loc.end.column] });
+  };
+  const walk2 = (n, parent, className) => {
+    if ((n.type === "FunctionDeclaration" || n.type === "FunctionExpression") && n.id) add3(n, keyName(n.id));
+    else if (isFunction(n) && parent) {
+      if (parent.type === "VariableDeclarator" && parent.init === n) add3(n, keyName(parent.id));
+      else if (parent.type === "AssignmentExpression" && parent.right === n)
+        add3(n, keyName(parent.left.type === "Identifier" ? parent.left : null));
+      else if ((parent.type === "Property" || parent.type === "PropertyDefinition") && parent.value === n) add3(n, keyName(parent.key));
+      else if (parent.type === "MethodDefinition" && parent.value === n) {
+        const kind = String(parent.kind);
+        const name2 = keyName(parent.key);
+        add3(n, kind === "constructor" ? className : kind === "get" || kind === "set" ? `${kind} ${name2}` : name2);
+      }
+    }
+    const cls2 = n.type === "ClassDeclaration" || n.type === "ClassExpression" ? keyName(n.id) : className;
+    for (const v of Object.values(n)) {
+      if (Array.isArray(v)) {
+        for (const c of v) if (c && typeof c === "object" && typeof c.type === "string") walk2(c, n, cls2);
+      } else if (v && typeof v === "object" && typeof v.type === "string" && v !== n.loc) walk2(v, n, cls2);
+    }
+  };
+  walk2(ast, null, null);
+  return scopes;
+}
+var before = (a, b) => a[0] < b[0] || a[0] === b[0] && a[1] < b[1];
+var parsed = /* @__PURE__ */ new Map();
+function scopesOf(path) {
+  let stamp = "";
+  try {
+    const st = statSync(path);
+    stamp = `${st.size}:${st.mtimeMs}`;
+  } catch {
+    return null;
+  }
+  const got = parsed.get(path);
+  if (got?.stamp === stamp) return got.scopes;
+  let scopes;
+  try {
+    scopes = namedScopes(readFileSync3(path, "utf8"));
+  } catch {
+    scopes = null;
+  }
+  parsed.set(path, { stamp, scopes });
+  return scopes;
+}
+function enclosingLookup() {
+  return (path, line, column) => {
+    const plain = path.startsWith("file://") ? decodeURIComponent(path.slice("file://".length)) : path;
+    if (!isAbsolute(plain)) return null;
+    const at2 = [line, column - 1];
+    let inner = null;
+    for (const s of scopesOf(plain) ?? []) {
+      if (before(s.start, at2) && before(at2, s.end) && (!inner || before(inner.start, s.start))) inner = s;
+    }
+    return inner?.name ?? null;
+  };
+}
+
+// src/profile/v8-symbols.ts
+var LINE = /^([0-9a-f]+) ([0-9a-f]+) (.*)$/i;
+function readPerfMap(text4, file2) {
+  const entries = [];
+  const lines = text4.split("\n");
+  lines.pop();
+  let end = 0;
+  for (const [i2, line] of lines.entries()) {
+    end += Buffer.byteLength(line) + 1;
+    if (line === "") continue;
+    const m = LINE.exec(line);
+    if (!m) throw new Error(`${file2}:${i2 + 1}: not a perf map line ('<hex start> <hex size> <name>'): ${JSON.stringify(line.slice(0, 120))}`);
+    entries.push({ start: parseInt(m[1], 16), size: parseInt(m[2], 16), name: m[3], end });
+  }
+  return entries;
+}
+var ADDRESS = /^0x([0-9a-f]+)((?:'\d+)?)$/;
+var SCRIPT_CODE = /^(?:JS|Function|LazyCompile|Script|Eval):[*~^+]?(.*?) ?((?:file:\/\/|\/|node:)\S*?)(:\d+)(:\d+)?$/;
+function packageLookup() {
+  const seen = /* @__PURE__ */ new Map();
+  const of = (dir) => {
+    if (seen.has(dir)) return seen.get(dir);
+    let found = null;
+    try {
+      const name2 = JSON.parse(readFileSync4(join3(dir, "package.json"), "utf8")).name;
+      if (typeof name2 === "string" && name2 !== "") found = { name: name2, dir };
+    } catch {
+    }
+    if (!found && dirname2(dir) !== dir) found = of(dirname2(dir));
+    seen.set(dir, found);
+    return found;
+  };
+  return of;
+}
+function readablePath(path, packageOf) {
+  const plain = path.startsWith("file://") ? decodeURIComponent(path.slice("file://".length)) : path;
+  if (!isAbsolute2(plain)) return plain;
+  const inModules = plain.lastIndexOf("/node_modules/");
+  if (inModules >= 0) return plain.slice(inModules + "/node_modules/".length);
+  const pkg = packageOf(dirname2(plain));
+  return pkg ? `${pkg.name}/${relative(pkg.dir, plain)}` : plain;
+}
+function sourceLookup() {
+  const files = /* @__PURE__ */ new Map();
+  return (path, line, column) => {
+    const plain = path.startsWith("file://") ? decodeURIComponent(path.slice("file://".length)) : path;
+    if (!isAbsolute2(plain)) return null;
+    if (!files.has(plain)) {
+      try {
+        files.set(plain, readFileSync4(plain, "utf8").split("\n"));
+      } catch {
+        files.set(plain, null);
+      }
+    }
+    const text4 = files.get(plain)?.[line - 1]?.slice(column - 1);
+    return text4 === void 0 ? null : text4;
+  };
+}
+var SNIPPET_CHARS = 40;
+function readableName(v8Name, packageOf, sourceAt = sourceLookup(), enclosingAt = () => null) {
+  const script = SCRIPT_CODE.exec(v8Name);
+  if (script) {
+    const [, fn, path, line, column] = script;
+    const where = readablePath(path, packageOf);
+    if (fn) return `${fn} ${where}`;
+    const text4 = column ? sourceAt(path, Number(line.slice(1)), Number(column.slice(1))) : null;
+    if (!text4?.trim()) return `(anonymous) ${where}${line}${column ?? ""}`;
+    const flat = text4.trim().replace(/\s+/g, " ");
+    const snippet = `(anonymous) ${where} \xAB${flat.length > SNIPPET_CHARS ? `${flat.slice(0, SNIPPET_CHARS - 1)}\u2026` : flat}\xBB`;
+    const outer = enclosingAt(path, Number(line.slice(1)), Number(column.slice(1)));
+    return outer ? `${snippet} in ${outer}` : snippet;
+  }
+  if (v8Name.startsWith("Builtin:")) return `Builtins_${v8Name.slice("Builtin:".length)}`;
+  return v8Name;
+}
+function startOf(v8Name, packageOf) {
+  const script = SCRIPT_CODE.exec(v8Name);
+  if (!script) return null;
+  const path = readablePath(script[2], packageOf);
+  const file2 = isAbsolute2(path) ? basename(path) : path;
+  return { file: file2.length > START_PATH_CHARS ? `\u2026${file2.slice(file2.length - START_PATH_CHARS + 1)}` : file2, line: Number(script[3].slice(1)) };
+}
+var START_PATH_CHARS = 160;
+function symbolizerOver(entries, count, packageOf, sourceAt = sourceLookup(), enclosingAt = enclosingLookup()) {
+  const found = /* @__PURE__ */ new Map();
+  const starts = /* @__PURE__ */ new Map();
+  const lookup = (address) => {
+    for (let i2 = count - 1; i2 >= 0; i2--) {
+      const e = entries[i2];
+      if (address >= e.start && address < e.start + e.size) {
+        const name2 = readableName(e.name, packageOf, sourceAt, enclosingAt);
+        const start = startOf(e.name, packageOf);
+        if (start) starts.set(name2, start);
+        return name2;
+      }
+    }
+    return null;
+  };
+  const symbolize = (fn) => {
+    const m = ADDRESS.exec(fn);
+    if (!m) return fn;
+    const hex6 = m[1];
+    if (!found.has(hex6)) found.set(hex6, lookup(parseInt(hex6, 16)));
+    const name2 = found.get(hex6);
+    return name2 === null || name2 === void 0 ? fn : `${name2}${m[2]}`;
+  };
+  return Object.assign(symbolize, { starts });
+}
+var v8PerfMapPath = (pid) => `/tmp/perf-${pid}.map`;
+var perfMapFile = (dumpDir, pid) => join3(dumpDir, `perf-${pid}.map`);
+function collectPerfMaps(dumpDir) {
+  const pids = new Set(
+    readdirSync2(dumpDir).map((f) => /^callgrind\.out\.(\d+)(?:\.\d+)?$/.exec(f)?.[1]).filter((pid) => pid !== void 0).map(Number)
+  );
+  const moved = [];
+  for (const pid of pids) {
+    const from = v8PerfMapPath(pid);
+    if (!existsSync2(from)) continue;
+    const to = perfMapFile(dumpDir, pid);
+    try {
+      renameSync(from, to);
+    } catch {
+      copyFileSync(from, to);
+      rmSync(from, { force: true });
+    }
+    moved.push(to);
+  }
+  return moved;
+}
+var PID = /^pid: (\d+)$/m;
+var MAP_LENGTH = /^desc: Trigger: Client Request: .* perf-map=(\d+)$/m;
+function dumpSymbolizers(dumpDir, packageOf = packageLookup()) {
+  const maps = /* @__PURE__ */ new Map();
+  const sourceAt = sourceLookup();
+  const enclosingAt = enclosingLookup();
+  const mapOf = (pid) => {
+    if (!maps.has(pid)) {
+      const file2 = perfMapFile(dumpDir, Number(pid));
+      maps.set(pid, existsSync2(file2) ? readPerfMap(readFileSync4(file2, "utf8"), file2) : null);
+    }
+    return maps.get(pid);
+  };
+  return (dumpText) => {
+    const pid = PID.exec(dumpText)?.[1];
+    const entries = pid === void 0 ? null : mapOf(pid);
+    if (!entries) return (fn) => fn;
+    const length = Number(MAP_LENGTH.exec(dumpText)?.[1] ?? Infinity);
+    let lo = 0;
+    let hi = entries.length;
+    while (lo < hi) {
+      const mid = lo + hi >> 1;
+      if (entries[mid].end <= length) lo = mid + 1;
+      else hi = mid;
+    }
+    return symbolizerOver(entries, lo, packageOf, sourceAt, enclosingAt);
+  };
+}
+
+// src/run/invoke.ts
+import { existsSync as existsSync3, mkdirSync, mkdtempSync, rmSync as rmSync2, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname as dirname3, join as join4 } from "node:path";
+
 // src/spec/errors.ts
 var InputError = class extends Error {
   constructor(file2, problems, fix) {
@@ -25596,9 +31995,9 @@ function describeIssues(error62) {
       const s = String(p);
       return s.length > KEY_SHOWN ? `${s.slice(0, KEY_SHOWN)}\u2026 (${s.length} characters)` : s;
     };
-    const path = issue2.path.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${key5(p)}`).join("");
+    const path = issue2.path.map((p, i2) => typeof p === "number" ? `[${p}]` : `${i2 === 0 ? "" : "."}${key5(p)}`).join("");
     const nested = issue2.code === "invalid_key" ? issue2.issues : issue2.code === "invalid_union" ? issue2.errors.flat() : [];
-    const inner = (nested.find((i) => i.code === "too_big") ?? (issue2.code === "invalid_key" ? nested[0] : void 0))?.message;
+    const inner = (nested.find((i2) => i2.code === "too_big") ?? (issue2.code === "invalid_key" ? nested[0] : void 0))?.message;
     return `${path || "(top level)"}: ${issue2.message}${inner ? ` (${inner})` : ""}`;
   });
 }
@@ -25607,17 +32006,290 @@ function parseJson(file2, text4) {
     return JSON.parse(text4);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
-    const at = /position (\d+)/.exec(msg);
-    if (at) {
-      const pos = Number(at[1]);
-      const before = text4.slice(0, pos);
-      const line = before.split("\n").length;
-      const col = pos - before.lastIndexOf("\n");
+    const at2 = /position (\d+)/.exec(msg);
+    if (at2) {
+      const pos = Number(at2[1]);
+      const before2 = text4.slice(0, pos);
+      const line = before2.split("\n").length;
+      const col = pos - before2.lastIndexOf("\n");
       throw new InputError(file2, [`invalid JSON at line ${line}, column ${col}: ${msg}`], "correct the JSON syntax");
     }
     throw new InputError(file2, [`invalid JSON: ${msg}`], "correct the JSON syntax");
   }
 }
+
+// src/spec/hooks.ts
+var bad = (name2, why, fix) => new InputError(`environment variable ${name2}`, [why], fix);
+function globAndValue(name2, value) {
+  const i2 = value.lastIndexOf(":");
+  if (i2 <= 0) throw bad(name2, `want <glob>:<value>, got ${JSON.stringify(value)}`, `e.g. ${name2}='cpu.*:\u2026'`);
+  return [value.slice(0, i2), value.slice(i2 + 1)];
+}
+function fraction(name2, value) {
+  const [glob, f] = globAndValue(name2, value);
+  const n = Number(f);
+  if (f === "" || !Number.isFinite(n) || n < 0)
+    throw bad(name2, `fraction must be a non-negative number, got ${JSON.stringify(f)}`, `e.g. ${name2}='cpu.*:0.01'`);
+  return { glob, fraction: n };
+}
+function positive(name2, value, integer2) {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || integer2 && !Number.isInteger(n)) {
+    throw bad(name2, `must be a positive ${integer2 ? "integer" : "number"}, got ${JSON.stringify(value)}`, `unset it or give e.g. ${name2}=3`);
+  }
+  return n;
+}
+function hooksFromEnv(env) {
+  const hooks = {};
+  if (env.BEE_BENCH_FAULT) {
+    const [glob, mode] = globAndValue("BEE_BENCH_FAULT", env.BEE_BENCH_FAULT);
+    const parsed2 = FaultSchema.safeParse(mode);
+    if (!parsed2.success)
+      throw bad("BEE_BENCH_FAULT", `mode must be ${FAULTS.join(", ")}; got ${JSON.stringify(mode)}`, "e.g. BEE_BENCH_FAULT='cpu.keccak.*:throw'");
+    hooks.fault = { glob, mode: parsed2.data };
+  }
+  if (env.BEE_BENCH_SLOWDOWN) hooks.slowdown = fraction("BEE_BENCH_SLOWDOWN", env.BEE_BENCH_SLOWDOWN);
+  if (env.BEE_BENCH_ALLOC) hooks.allocExtra = fraction("BEE_BENCH_ALLOC", env.BEE_BENCH_ALLOC);
+  if (env.BEE_BENCH_ITERS) hooks.iters = positive("BEE_BENCH_ITERS", env.BEE_BENCH_ITERS, true);
+  if (env.BEE_BENCH_CASE_TIMEOUT_S) hooks.timeoutS = positive("BEE_BENCH_CASE_TIMEOUT_S", env.BEE_BENCH_CASE_TIMEOUT_S, false);
+  return hooks;
+}
+var HOOK_VARIABLES = ["BEE_BENCH_FAULT", "BEE_BENCH_SLOWDOWN", "BEE_BENCH_ALLOC", "BEE_BENCH_ITERS", "BEE_BENCH_CASE_TIMEOUT_S"];
+
+// src/spec/load.ts
+import { createHash } from "node:crypto";
+import { readFileSync as readFileSync5 } from "node:fs";
+function readText(file2) {
+  try {
+    return readFileSync5(file2);
+  } catch (e) {
+    throw new InputError(file2, [`cannot read: ${e.code ?? String(e)}`], "check the path");
+  }
+}
+function validate2(schema, file2, value, fix) {
+  const parsed2 = schema.safeParse(value);
+  if (!parsed2.success) throw new InputError(file2, describeIssues(parsed2.error), fix);
+  return parsed2.data;
+}
+function specHash(bytes2) {
+  return createHash("sha256").update(bytes2).digest("hex");
+}
+function loadSpec(file2) {
+  const bytes2 = readText(file2);
+  const spec = validate2(SpecSchema, file2, parseJson(file2, bytes2.toString("utf8")), "edit the spec to match src/spec/schema.ts");
+  return { spec, hash: specHash(bytes2), file: file2 };
+}
+function parseResult(file2, text4) {
+  return validate2(ResultSchema, file2, parseJson(file2, text4), "the runner wrote a result that breaks bee-bench/result@1 (spec/result.schema.json)");
+}
+function loadResult(file2) {
+  return parseResult(file2, readText(file2).toString("utf8"));
+}
+
+// src/run/process.ts
+import { spawn as spawn2 } from "node:child_process";
+var PACE_FD = 3;
+var TAIL_LINES = 20;
+function runProcess(cmd, args, opts) {
+  const [exe, ...prefix] = cmd.argv;
+  if (!exe) throw new Error("empty runner command");
+  const started = performance.now();
+  return new Promise((resolve24) => {
+    const child = spawn2(exe, [...prefix, ...args], {
+      cwd: cmd.cwd,
+      env: childEnv({ ...cmd.env, ...opts.extraEnv, ...opts.pace ? { BEE_BENCH_PACE_FD: String(PACE_FD) } : {} }),
+      // Node makes an extra 'pipe' a socket pair: one duplex channel for both directions.
+      stdio: opts.pace ? ["ignore", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"],
+      detached: true
+    });
+    const channel = child.stdio[PACE_FD];
+    if (opts.pace && channel && child.pid) opts.pace(channel, child.pid);
+    let stdout = "";
+    const tail = [];
+    let partial2 = "";
+    let timedOut = false;
+    child.stdout.setEncoding("utf8").on("data", (d) => stdout += d);
+    child.stderr.setEncoding("utf8").on("data", (d) => {
+      const lines = (partial2 + d).split("\n");
+      partial2 = lines.pop() ?? "";
+      for (const line of lines) {
+        tail.push(line);
+        if (tail.length > TAIL_LINES) tail.shift();
+        opts.onLine?.(line);
+      }
+    });
+    const killGroup = () => {
+      try {
+        if (child.pid) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        child.kill("SIGKILL");
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, opts.timeoutMs);
+    const finish = (code, signal) => {
+      clearTimeout(timer);
+      if (partial2) tail.push(partial2);
+      resolve24({ code, signal, timedOut, stdout, stderrTail: tail.slice(-TAIL_LINES), elapsedMs: performance.now() - started });
+    };
+    child.on("error", (e) => {
+      tail.push(`cannot start ${exe}: ${e.message}`);
+      finish(null, null);
+    });
+    child.on("close", finish);
+  });
+}
+function describeExit(o) {
+  if (o.timedOut) return `killed after its budget of ${Math.round(o.elapsedMs / 1e3)} s`;
+  if (o.signal) return `killed by ${o.signal}`;
+  return `exit code ${o.code}`;
+}
+
+// src/run/invoke.ts
+function runnerArgs(o, planFile) {
+  const args = ["run", "--plan", planFile, "--out", o.out];
+  if (o.fixtures) args.push("--fixtures", o.fixtures);
+  if (o.bee) args.push("--bee-url", o.bee.url, "--batch-id", o.bee.batchId);
+  return args;
+}
+function readIfValid(file2) {
+  if (!existsSync3(file2)) return { result: null };
+  try {
+    return { result: loadResult(file2) };
+  } catch (e) {
+    return { result: null, problem: e instanceof InputError ? e.message : String(e) };
+  }
+}
+var withoutHooks = (env) => ({
+  ...env,
+  ...Object.fromEntries(HOOK_VARIABLES.map((name2) => [name2, void 0]))
+});
+async function invokeRunner(cmd, o) {
+  mkdirSync(dirname3(o.out), { recursive: true });
+  const plan2 = applyHooks(o.plan, hooksFromEnv({ ...process.env, ...o.env }));
+  const planDir = mkdtempSync(join4(tmpdir(), "bee-bench-plan-"));
+  const planFile = join4(planDir, "plan.json");
+  writeFileSync(planFile, `${JSON.stringify(plan2)}
+`);
+  const outcome = await runProcess(cmd, runnerArgs(o, planFile), {
+    timeoutMs: o.timeoutMs,
+    onLine: o.onLine,
+    extraEnv: withoutHooks(o.env),
+    pace: o.pace
+  }).finally(() => rmSync2(planDir, { recursive: true, force: true }));
+  const tail = outcome.stderrTail.filter((l) => l.trim()).slice(-5).join(" | ");
+  if (outcome.code === 2 && !outcome.timedOut) {
+    return { result: null, outcome, problem: `runner rejected its arguments (exit 2): ${tail}` };
+  }
+  const { result: result2, problem } = readIfValid(o.out);
+  if (problem) return { result: result2, outcome, problem };
+  if (outcome.code === 0 && !outcome.timedOut) {
+    if (!result2) return { result: result2, outcome, problem: `runner exited 0 but wrote no result file at ${o.out}` };
+    return { result: result2, outcome };
+  }
+  const kept = result2 ? `; kept ${result2.cases.length} finished case(s)` : "";
+  return { result: result2, outcome, problem: `runner ${describeExit(outcome)}${kept}: ${tail}` };
+}
+
+// src/run/count.ts
+var COUNT_ITERATIONS = 3;
+var COUNT_SLOWDOWN = 10;
+var isCounted = (u) => u.kind === "cpu";
+function countingPlan(plan2, iterations = COUNT_ITERATIONS) {
+  const cpu = planOf(plan2, isCounted);
+  return { ...cpu, units: cpu.units.map((u) => ({ ...u, iters: iterations, timeout_s: u.timeout_s * COUNT_SLOWDOWN })) };
+}
+async function countRunner(cmd, o) {
+  const plan2 = countingPlan(o.plan, o.iterations);
+  if (plan2.units.length === 0) return { result: null, problems: [] };
+  mkdirSync2(dirname4(o.out), { recursive: true });
+  if (o.keepDumps) rmSync3(o.keepDumps, { recursive: true, force: true });
+  const dumpDir = o.keepDumps ? (mkdirSync2(o.keepDumps, { recursive: true }), o.keepDumps) : mkdtempSync2(join5(dirname4(o.out), "callgrind-"));
+  try {
+    const logFile = join5(dirname4(o.out), `valgrind-${o.runner}.log`);
+    const inv = await invokeRunner(countingCommand(cmd, o.runner, dumpDir, { logFile, cacheSim: o.cacheSim }), {
+      ...o,
+      plan: plan2,
+      timeoutMs: o.timeoutMs * COUNT_SLOWDOWN
+    });
+    const problems = inv.problem ? [`${o.runner} under callgrind: ${inv.problem} (valgrind's messages: ${logFile})`] : [];
+    if (!inv.result) return { result: null, problems };
+    const counts = readDumps(dumpDir);
+    const cycles = o.cacheSim ? readDumps(dumpDir, "cycles") : null;
+    const result2 = { ...inv.result, counter: o.counter, cases: [] };
+    for (const [i2, c] of inv.result.cases.entries()) {
+      const got = counts.get(plan2.units[i2]?.unit ?? -1) ?? [];
+      if (c.status !== "ok") {
+        result2.cases.push(c);
+        continue;
+      }
+      if (got.length !== c.samples_ns.length || got.some((n) => n === 0)) {
+        problems.push(
+          `${c.id} ${c.param.label}: ${got.length === 0 ? "no instruction count was dumped" : `counts ${got.join(", ")} for ${c.samples_ns.length} iterations`} (does the ${o.runner} runner bracket its timed region when BEE_BENCH_COUNT=1?)`
+        );
+        result2.cases.push(c);
+        continue;
+      }
+      const est = cycles?.get(plan2.units[i2].unit) ?? [];
+      if (cycles && est.length !== got.length) {
+        problems.push(`${c.id} ${c.param.label}: ${est.length} estimated cycles for ${got.length} iterations (did callgrind run with --cache-sim=yes?)`);
+        result2.cases.push({ ...c, instructions: got });
+        continue;
+      }
+      result2.cases.push({ ...c, instructions: got, ...cycles ? { cycles: est } : {} });
+    }
+    writeFileSync2(o.out, `${JSON.stringify(result2, null, 2)}
+`);
+    return { result: result2, problems };
+  } finally {
+    collectPerfMaps(dumpDir);
+    if (!o.keepDumps) rmSync3(dumpDir, { recursive: true, force: true });
+  }
+}
+
+// src/run/alloc.ts
+var ALLOC_ITERATIONS = 3;
+function allocationPlan(plan2, iterations = ALLOC_ITERATIONS) {
+  const cpu = planOf(plan2, isCounted);
+  return { ...cpu, units: cpu.units.map((u) => ({ ...u, iters: iterations })) };
+}
+async function allocationRun(cmd, o) {
+  const plan2 = allocationPlan(o.plan, o.iterations);
+  if (plan2.units.length === 0) return { result: null, problems: [] };
+  const inv = await invokeRunner(cmd, { ...o, plan: plan2, env: { ...o.env, BEE_BENCH_ALLOCS: "1" } });
+  const problems = inv.problem ? [inv.problem] : [];
+  for (const c of inv.result?.cases ?? []) {
+    if (c.status === "ok" && !c.alloc_bytes) problems.push(`${c.id} ${String(c.param.label)}: no alloc_bytes (does the runner honour BEE_BENCH_ALLOCS=1?)`);
+  }
+  return { result: inv.result, problems };
+}
+
+// src/run/attach.ts
+var rowKey = (c) => `${c.id}\0${String(c.param.label)}`;
+function attachFigures(into, from, pick2, meta4) {
+  const byKey = new Map(
+    from.cases.flatMap((c) => {
+      const figures = pick2(c);
+      return figures ? [[rowKey(c), figures]] : [];
+    })
+  );
+  if (byKey.size === 0) return into;
+  return { ...into, ...meta4, cases: into.cases.map((c) => ({ ...c, ...byKey.get(rowKey(c)) })) };
+}
+
+// src/verdict/defaults.ts
+var AB_DEFAULTS = {
+  rounds: 12,
+  alpha: 0.02,
+  threshold: 0.02,
+  /** Whole A/B run; when spent, no new round starts and the rounds done so far are judged. */
+  runBudgetMs: 30 * 6e4
+};
+
+// src/verdict/change.ts
+var VERDICTS = ["regression", "improvement", "~"];
 
 // src/stats/summary.ts
 function sorted(xs) {
@@ -25641,7 +32313,7 @@ function median(xs) {
 function mean(xs) {
   if (xs.length === 0) return NaN;
   let s = 0;
-  for (let i = 0; i < xs.length; i++) s += xs[i];
+  for (let i2 = 0; i2 < xs.length; i2++) s += xs[i2];
   return s / xs.length;
 }
 function sd(xs) {
@@ -25649,7 +32321,7 @@ function sd(xs) {
   if (n < 2) return NaN;
   const m = mean(xs);
   let ss = 0;
-  for (let i = 0; i < n; i++) ss += (xs[i] - m) ** 2;
+  for (let i2 = 0; i2 < n; i2++) ss += (xs[i2] - m) ** 2;
   return Math.sqrt(ss / (n - 1));
 }
 function cv(xs) {
@@ -25667,20 +32339,20 @@ function madScaled(xs) {
 function min(xs) {
   if (xs.length === 0) return NaN;
   let m = Infinity;
-  for (let i = 0; i < xs.length; i++) m = Math.min(m, xs[i]);
+  for (let i2 = 0; i2 < xs.length; i2++) m = Math.min(m, xs[i2]);
   return m;
 }
 function max(xs) {
   if (xs.length === 0) return NaN;
   let m = -Infinity;
-  for (let i = 0; i < xs.length; i++) m = Math.max(m, xs[i]);
+  for (let i2 = 0; i2 < xs.length; i2++) m = Math.max(m, xs[i2]);
   return m;
 }
 function geomean(xs) {
   if (xs.length === 0) return NaN;
   let s = 0;
-  for (let i = 0; i < xs.length; i++) {
-    const x = xs[i];
+  for (let i2 = 0; i2 < xs.length; i2++) {
+    const x = xs[i2];
     if (!(x > 0)) return NaN;
     s += Math.log(x);
   }
@@ -25708,10 +32380,10 @@ function halfBinomialCdf(n) {
   const cdf2 = new Float64Array(n + 1);
   let logPmf = -n * Math.LN2;
   let acc = 0;
-  for (let i = 0; i <= n; i++) {
+  for (let i2 = 0; i2 <= n; i2++) {
     acc += Math.exp(logPmf);
-    cdf2[i] = Math.min(1, acc);
-    logPmf += Math.log(n - i) - Math.log(i + 1);
+    cdf2[i2] = Math.min(1, acc);
+    logPmf += Math.log(n - i2) - Math.log(i2 + 1);
   }
   return cdf2;
 }
@@ -25739,18 +32411,18 @@ function qnorm(p) {
 // src/stats/rank.ts
 function rank(values) {
   const n = values.length;
-  const order = Array.from({ length: n }, (_, i2) => i2).sort((a, b) => values[a] - values[b]);
+  const order = Array.from({ length: n }, (_, i3) => i3).sort((a, b) => values[a] - values[b]);
   const ranks = new Float64Array(n);
   const ties = [];
-  let i = 0;
-  while (i < n) {
-    let j = i + 1;
-    const v = values[order[i]];
+  let i2 = 0;
+  while (i2 < n) {
+    let j = i2 + 1;
+    const v = values[order[i2]];
     while (j < n && values[order[j]] === v) j++;
-    const mid = (i + 1 + j) / 2;
-    for (let k = i; k < j; k++) ranks[order[k]] = mid;
-    if (j - i > 1) ties.push(j - i);
-    i = j;
+    const mid = (i2 + 1 + j) / 2;
+    for (let k = i2; k < j; k++) ranks[order[k]] = mid;
+    if (j - i2 > 1) ties.push(j - i2);
+    i2 = j;
   }
   return { ranks, ties };
 }
@@ -25775,7 +32447,7 @@ function signedRank(d, opts = {}) {
   }
   const { ranks, ties } = rank(x.map(Math.abs));
   let v = 0;
-  for (let i = 0; i < n; i++) if (x[i] > 0) v += ranks[i];
+  for (let i2 = 0; i2 < n; i2++) if (x[i2] > 0) v += ranks[i2];
   const total = n * (n + 1) / 2;
   if (opts.exact ?? n < EXACT_BELOW) {
     if (ties.length === 0) {
@@ -25855,14 +32527,14 @@ function cumulative(m, n) {
   const hit = cache.get(key5);
   if (hit) return hit;
   let prev = Array.from({ length: b + 1 }, () => Float64Array.of(1));
-  for (let i = 1; i <= a; i++) {
+  for (let i2 = 1; i2 <= a; i2++) {
     const cur = [Float64Array.of(1)];
     for (let j = 1; j <= b; j++) {
-      const out = new Float64Array(i * j + 1);
+      const out = new Float64Array(i2 * j + 1);
       const fx = prev[j];
       const fy = cur[j - 1];
-      const wx = i / (i + j);
-      const wy = j / (i + j);
+      const wx = i2 / (i2 + j);
+      const wy = j / (i2 + j);
       for (let u = 0; u < fy.length; u++) out[u] = wy * fy[u];
       for (let u = 0; u < fx.length; u++) out[u + j] = out[u + j] + wx * fx[u];
       cur.push(out);
@@ -25894,7 +32566,7 @@ function qwilcox(p, m, n) {
 function rankSumPermutation(ranks, nx, alternative) {
   const doubled = Array.from(ranks, (r) => Math.round(2 * r));
   let observed = 0;
-  for (let i = 0; i < nx; i++) observed += doubled[i];
+  for (let i2 = 0; i2 < nx; i2++) observed += doubled[i2];
   const maxSum = doubled.reduce((a, b) => a + b, 0);
   const ways = Array.from({ length: nx + 1 }, () => new Float64Array(maxSum + 1));
   ways[0][0] = 1;
@@ -25935,7 +32607,7 @@ function mannWhitney(xIn, yIn, opts = {}) {
   }
   const { ranks, ties } = rank([...x, ...y]);
   let rx = 0;
-  for (let i = 0; i < nx; i++) rx += ranks[i];
+  for (let i2 = 0; i2 < nx; i2++) rx += ranks[i2];
   const w = rx - nx * (nx + 1) / 2;
   const mn = nx * ny;
   const extreme = alternative === "less" ? 0 : mn;
@@ -26007,7 +32679,7 @@ function hodgesLehmannTwoSample(xIn, yIn, opts = {}) {
     return { estimate: NaN, lo: NaN, hi: NaN, confLevel: 0, achievedConfLevel: 0, method: "normal" };
   }
   const diffs = new Float64Array(nx * ny);
-  for (let i = 0; i < nx; i++) for (let j = 0; j < ny; j++) diffs[i * ny + j] = x[i] - y[j];
+  for (let i2 = 0; i2 < nx; i2++) for (let j = 0; j < ny; j++) diffs[i2 * ny + j] = x[i2] - y[j];
   diffs.sort();
   const estimate = quantileSorted(diffs, 0.5);
   const exact = (opts.exact ?? (nx < EXACT_BELOW && ny < EXACT_BELOW)) && rank([...x, ...y]).ties.length === 0;
@@ -26043,7 +32715,7 @@ function walshAverages(x) {
   const n = x.length;
   const out = new Float64Array(n * (n + 1) / 2);
   let k = 0;
-  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) out[k++] = (x[i] + x[j]) / 2;
+  for (let i2 = 0; i2 < n; i2++) for (let j = i2; j < n; j++) out[k++] = (x[i2] + x[j]) / 2;
   return out.sort();
 }
 function asymptoticOneSample(W, walsh, x, alphaIn, confLevelIn) {
@@ -26093,7 +32765,7 @@ function signedRankZ(x, d, correct) {
   const n = xd.length;
   const { ranks, ties } = rank(xd.map(Math.abs));
   let v = 0;
-  for (let i = 0; i < n; i++) if (xd[i] > 0) v += ranks[i];
+  for (let i2 = 0; i2 < n; i2++) if (xd[i2] > 0) v += ranks[i2];
   const z2 = v - n * (n + 1) / 4;
   const sigma = Math.sqrt(n * (n + 1) * (2 * n + 1) / 24 - tieSum(ties) / 48);
   return (z2 - (correct ? Math.sign(z2) * 0.5 : 0)) / sigma;
@@ -26101,19 +32773,19 @@ function signedRankZ(x, d, correct) {
 function rankSumZ(xs, ys, d, correct) {
   const nx = xs.length;
   const ny = ys.length;
-  let i = 0;
+  let i2 = 0;
   let j = 0;
   let pos = 0;
   let rx = 0;
   let ties = 0;
-  while (i < nx || j < ny) {
-    const xv = i < nx ? xs[i] - d : Infinity;
+  while (i2 < nx || j < ny) {
+    const xv = i2 < nx ? xs[i2] - d : Infinity;
     const yv = j < ny ? ys[j] : Infinity;
     const v = xv < yv ? xv : yv;
     let cx = 0;
     let cy = 0;
-    while (i < nx && xs[i] - d === v) {
-      i++;
+    while (i2 < nx && xs[i2] - d === v) {
+      i2++;
       cx++;
     }
     while (j < ny && ys[j] === v) {
@@ -26141,15 +32813,15 @@ function signif2(v) {
 
 // src/stats/fdr.ts
 function benjaminiHochberg(p) {
-  const idx = p.map((_, i) => i).filter((i) => !Number.isNaN(p[i]));
+  const idx = p.map((_, i2) => i2).filter((i2) => !Number.isNaN(p[i2]));
   const m = idx.length;
   const q = p.map(() => NaN);
   idx.sort((a, b) => p[b] - p[a]);
   let running = Infinity;
-  idx.forEach((i, r) => {
+  idx.forEach((i2, r) => {
     const k = m - r;
-    running = Math.min(running, p[i] * m / k);
-    q[i] = Math.min(1, running);
+    running = Math.min(running, p[i2] * m / k);
+    q[i2] = Math.min(1, running);
   });
   return q;
 }
@@ -26160,18 +32832,18 @@ function linearFit(x, y) {
   const n = x.length;
   let mx = 0;
   let my = 0;
-  for (let i = 0; i < n; i++) {
-    mx += x[i];
-    my += y[i];
+  for (let i2 = 0; i2 < n; i2++) {
+    mx += x[i2];
+    my += y[i2];
   }
   mx /= n;
   my /= n;
   let sxx = 0;
   let sxy = 0;
   let syy = 0;
-  for (let i = 0; i < n; i++) {
-    const dx = x[i] - mx;
-    const dy = y[i] - my;
+  for (let i2 = 0; i2 < n; i2++) {
+    const dx = x[i2] - mx;
+    const dy = y[i2] - my;
     sxx += dx * dx;
     sxy += dx * dy;
     syy += dy * dy;
@@ -26183,7 +32855,7 @@ function linearFit(x, y) {
   const s2 = n > 2 ? sse / (n - 2) : NaN;
   const slopeStderr = Math.sqrt(s2 / sxx);
   let sumx2 = 0;
-  for (let i = 0; i < n; i++) sumx2 += x[i] ** 2;
+  for (let i2 = 0; i2 < n; i2++) sumx2 += x[i2] ** 2;
   const interceptStderr = slopeStderr * Math.sqrt(sumx2 / n);
   return { intercept, slope, r2, slopeStderr, interceptStderr, n };
 }
@@ -26202,7 +32874,7 @@ var pairedRounds = {
     }
     const lb = logs(base, "base");
     return this.compareLogRatios(
-      logs(head2, "head").map((v, i) => v - lb[i]),
+      logs(head2, "head").map((v, i2) => v - lb[i2]),
       opts
     );
   },
@@ -26223,7 +32895,7 @@ function roundLogRatio(base, head2) {
     const h = head2.filter(usable);
     return b.length > 0 && h.length > 0 ? Math.log(median(h) / median(b)) : null;
   }
-  const pairs = base.flatMap((b, i) => usable(b) && usable(head2[i]) ? [Math.log(head2[i]) - Math.log(b)] : []);
+  const pairs = base.flatMap((b, i2) => usable(b) && usable(head2[i2]) ? [Math.log(head2[i2]) - Math.log(b)] : []);
   return pairs.length > 0 ? median(pairs) : null;
 }
 function result(design, crossMachine, p, minP, method, hl, n, nBase, requestedConfLevel) {
@@ -26280,8 +32952,8 @@ function shiftExceedance(residuals, shift) {
   const n = r.length;
   if (n < 2) return NaN;
   let count = 0;
-  for (let i = 0; i < n; i++) {
-    const t = r[i] + shift;
+  for (let i2 = 0; i2 < n; i2++) {
+    const t = r[i2] + shift;
     const below = lowerBound(r, t);
     const upTo = upperBound(r, t);
     let less = below;
@@ -26325,6 +32997,129 @@ function upperBound(a, t) {
   return lo;
 }
 
+// src/verdict/wall.ts
+function wallVerdict(q, ratio, o) {
+  const up = 1 + o.threshold;
+  if (q < o.alpha && ratio > up) return "regression";
+  if (q < o.alpha && ratio < 1 / up) return "improvement";
+  return "~";
+}
+function judgeWall(rows, o) {
+  const q = benjaminiHochberg(rows.map((r) => r.p));
+  return rows.map((row, i2) => {
+    const qi = q[i2];
+    const out = { ...row, q: qi, verdict: wallVerdict(qi, row.ratio, o) };
+    if (row.identical) out.note = "no difference";
+    else if (row.minP >= o.alpha) {
+      out.note = row.design === "unpaired-history" ? "too few samples to judge" : `too few rounds to judge (needs \u2265 ${minRounds(o.alpha)})`;
+    }
+    return out;
+  });
+}
+
+// src/verdict/row.ts
+function untimedRow(r, spec, judged, note, work) {
+  const c = spec.cases.find((sc) => sc.id === r.caseId);
+  return {
+    caseId: r.caseId,
+    label: r.label,
+    group: c?.group ?? "unknown",
+    kind: c?.kind ?? "cpu",
+    status: judged ? "ok" : r.skipped ? "skipped" : "failed",
+    work,
+    rounds: 0,
+    evidence: {},
+    ...judged ? {} : { note }
+  };
+}
+var judgedOf = (r, kind) => r.evidence[kind]?.judged;
+var wallOf = (r) => judgedOf(r, WALL_KIND);
+var noteOf = (r, kind) => r.evidence[kind]?.note;
+function flaggedBy(r, verdict) {
+  if (r.status !== "ok") return [];
+  return MEASURES.filter((k) => judgedOf(r, k)?.verdict === verdict);
+}
+function flaggedRows(rows, verdict) {
+  return rows.flatMap((row) => {
+    const by = flaggedBy(row, verdict);
+    return by.length > 0 ? [{ row, by }] : [];
+  });
+}
+function rowVerdict(r) {
+  if (flaggedBy(r, "regression").length > 0) return "regression";
+  if (flaggedBy(r, "improvement").length > 0) return "improvement";
+  return "~";
+}
+function withVerdicts(rows) {
+  return rows.map(({ verdict: _old, ...r }) => r.status === "ok" ? { ...r, verdict: rowVerdict(r) } : r);
+}
+function flaggedOn(rows, kind) {
+  const change = (r) => {
+    const j = judgedOf(r, kind);
+    return Math.abs(Math.log(j && "ratio" in j ? j.ratio : 1));
+  };
+  return rows.filter((r) => (judgedOf(r, kind)?.verdict ?? "~") !== "~").sort((a, b) => change(b) - change(a));
+}
+function countRows(rows) {
+  const c = { regressions: 0, improvements: 0, unchanged: 0, skipped: 0, new: 0, failed: 0, missing: 0 };
+  for (const r of rows) {
+    if (r.status === "ok") {
+      const v = r.verdict;
+      if (v === "regression") c.regressions++;
+      else if (v === "improvement") c.improvements++;
+      else c.unchanged++;
+    } else if (r.status === "skipped") c.skipped++;
+    else if (r.status === "new") c.new++;
+    else if (r.status === "failed") c.failed++;
+    else c.missing++;
+  }
+  return c;
+}
+var text = (max2) => external_exports.string().max(max2);
+var positive2 = external_exports.number().finite().positive();
+var nonnegative = external_exports.number().finite().nonnegative();
+var VerdictSchema = external_exports.enum(VERDICTS);
+var StepVerdictSchema = (median2) => external_exports.strictObject({ base: median2, head: median2, ratio: positive2, spread: nonnegative, threshold: positive2, bar: nonnegative, verdict: VerdictSchema });
+var WallVerdictSchema = external_exports.strictObject({
+  baseMedianNs: nonnegative,
+  headMedianNs: nonnegative,
+  ratio: positive2,
+  ci: external_exports.tuple([positive2, positive2]).optional(),
+  ciHalfWidth: nonnegative.optional(),
+  p: external_exports.number().min(0).max(1),
+  q: external_exports.number().min(0).max(1),
+  verdict: VerdictSchema
+});
+var VERDICT_SCHEMAS = {
+  wall: WallVerdictSchema,
+  instructions: StepVerdictSchema(positive2),
+  allocations: external_exports.strictObject({ bytes: StepVerdictSchema(nonnegative), allocs: StepVerdictSchema(nonnegative).optional(), verdict: VerdictSchema }),
+  cycles: StepVerdictSchema(positive2)
+};
+var entrySchema = (kind) => external_exports.union([external_exports.strictObject({ judged: VERDICT_SCHEMAS[kind] }), external_exports.strictObject({ note: text(2e3) })]).optional();
+var RowEvidenceSchema = external_exports.strictObject(Object.fromEntries(MEASURES.map((k) => [k, entrySchema(k)])));
+var AbRowSchema = external_exports.strictObject({
+  caseId: text(200),
+  label: text(200),
+  group: text(100),
+  kind: KindSchema,
+  status: external_exports.enum(["ok", "skipped", "failed", "new", "missing"]),
+  note: text(2e3).optional(),
+  work: external_exports.strictObject({ ops: external_exports.number().finite().nonnegative().optional(), bytes: external_exports.number().finite().nonnegative().optional() }),
+  rounds: external_exports.number().int().nonnegative().max(1e4),
+  roundsRun: external_exports.number().int().nonnegative().max(1e4).optional(),
+  evidence: RowEvidenceSchema,
+  verdict: VerdictSchema.optional()
+}).superRefine((r, ctx) => {
+  const want = r.status === "ok" ? rowVerdict(r) : void 0;
+  if (r.verdict !== want)
+    ctx.addIssue({
+      code: "custom",
+      path: ["verdict"],
+      message: `is ${r.verdict ?? "absent"} but the row's evidence gives ${want ?? "none (status not ok)"}`
+    });
+});
+
 // src/verdict/steps.ts
 var SPREAD_FACTOR = 10;
 var NOISE_FLOOR = 5e-4;
@@ -26332,7 +33127,7 @@ var TOLERANCE_SPREADS = 3;
 var INSTRUCTION_DEFAULTS = { floor: 5e-3 };
 function stepRatio(a, b) {
   const steps = Math.min(a.length, b.length);
-  return median(Array.from({ length: steps }, (_, i) => a[i] / b[i]));
+  return median(Array.from({ length: steps }, (_, i2) => a[i2] / b[i2]));
 }
 function aaSpread(a, b) {
   const r = stepRatio(a, b);
@@ -26351,10 +33146,32 @@ function judgeSteps(base, baseAgain, head2, o) {
   const steps = Math.min(base.length, baseAgain.length, head2.length);
   if (steps === 0) throw new Error("judgeSteps needs counts of two base runs and a head run");
   if ([...base, ...baseAgain, ...head2].some((n) => !(n > 0))) throw new Error("judgeSteps: a figure of zero means nothing was counted");
-  const baseMean = Array.from({ length: steps }, (_, i) => (base[i] + baseAgain[i]) / 2);
+  const baseMean = Array.from({ length: steps }, (_, i2) => (base[i2] + baseAgain[i2]) / 2);
   const ratio = stepRatio(head2, baseMean);
   const spread = aaSpread(base, baseAgain);
   return { base: median([...base, ...baseAgain]), head: median(head2), ratio, spread, ...countVerdict(ratio, spread, o) };
+}
+
+// src/verdict/step-rows.ts
+var key = (caseId, label) => `${caseId}\0${label}`;
+function entryOf(r, rule) {
+  if (r.base && r.baseAgain && r.head) return { judged: rule.judge(r.base, r.baseAgain, r.head) };
+  return { note: r.note ?? rule.missing };
+}
+function attachStepRows(rows, measured, spec, rule) {
+  const byKey = new Map(measured.map((r) => [key(r.caseId, r.label), r]));
+  const known = new Set(rows.map((r) => key(r.caseId, r.label)));
+  const added = measured.filter((r) => !known.has(key(r.caseId, r.label))).map((r) => {
+    const entry = entryOf(r, rule);
+    return { ...untimedRow(r, spec, entry.judged !== void 0, entry.note, r.work), evidence: { [rule.kind]: entry } };
+  });
+  return [
+    ...rows.map((row) => {
+      const m = byKey.get(key(row.caseId, row.label));
+      return m ? { ...row, evidence: { ...row.evidence, [rule.kind]: entryOf(m, rule) } } : row;
+    }),
+    ...added
+  ];
 }
 
 // src/verdict/allocations.ts
@@ -26379,8 +33196,359 @@ function allocationMedians(c) {
   return { bytes: bytes2, bytesPerOp: bytes2 / ops, ...allocs !== void 0 ? { allocs, allocsPerOp: allocs / ops } : {} };
 }
 
+// src/verdict/fail-on.ts
+var FailOnSchema = external_exports.enum(["any", ...MEASURES]);
+function failsOn(row, on) {
+  const by = flaggedBy(row, "regression");
+  return on === "any" ? by.length > 0 : by.includes(on);
+}
+function failingRows(rows, on) {
+  const { failed: failed2, missing } = countRows(rows);
+  return { regressions: rows.filter((r) => failsOn(r, on)).length, failed: failed2, missing };
+}
+
+// src/verdict/judge.ts
+var comparedFields = ({ p, ratio, minP, ci, intervalHolds, identical, design }) => ({
+  p,
+  ratio,
+  minP,
+  ci,
+  intervalHolds,
+  identical,
+  design
+});
+function applyVerdicts(rows, baseMedians, compared2, o) {
+  for (const j of judgeWall(compared2, o)) {
+    const row = rows[j.index];
+    const base = baseMedians.get(j.index);
+    const wall = { baseMedianNs: base, headMedianNs: base * j.ratio, ratio: j.ratio, p: j.p, q: j.q, verdict: j.verdict };
+    if (j.intervalHolds) {
+      wall.ci = j.ci;
+      wall.ciHalfWidth = (j.ci[1] - j.ci[0]) / 2;
+    }
+    row.evidence = { ...row.evidence, [WALL_KIND]: { judged: wall } };
+    if (j.note) row.note = row.note ? `${j.note}; ${row.note}` : j.note;
+  }
+  return rows;
+}
+function unusedNote(r) {
+  const shown = r.unused.slice(0, 3).join("; ");
+  const more = r.unused.length > 3 ? `; ${r.unused.length - 3} more` : "";
+  return `${r.logRatios.length} of ${r.roundsRun} rounds used (${shown}${more})`;
+}
+var groupsOf = (spec) => new Map(spec.cases.map((c) => [c.id, c.group]));
+function judgePaired(rows, spec, o) {
+  const groupOf = groupsOf(spec);
+  const compared2 = [];
+  const baseMedians = /* @__PURE__ */ new Map();
+  const out = rows.map((r, index) => {
+    const row = {
+      caseId: r.caseId,
+      label: r.label,
+      group: groupOf.get(r.caseId) ?? "unknown",
+      kind: r.kind,
+      status: r.status,
+      work: r.work,
+      rounds: r.base.length,
+      evidence: {}
+    };
+    if (r.note) row.note = r.note;
+    if (r.status !== "ok") return row;
+    if (r.unused.length > 0) {
+      row.roundsRun = r.roundsRun;
+      row.note = unusedNote(r);
+    }
+    baseMedians.set(index, median(r.base));
+    compared2.push({ index, ...comparedFields(pairedRounds.compareLogRatios(r.logRatios)) });
+    return row;
+  });
+  return withVerdicts(applyVerdicts(out, baseMedians, compared2, o));
+}
+
+// src/verdict/load-shift.ts
+var LOAD_SPREAD = 1.25;
+function quartileSpread(medians) {
+  const v = medians.filter((x) => x > 0 && Number.isFinite(x)).sort((a, b) => a - b);
+  if (v.length < 4) return null;
+  return v[Math.ceil(3 * v.length / 4) - 1] / v[Math.floor(v.length / 4)];
+}
+function loadShift(rows) {
+  const spreads = rows.flatMap((r) => {
+    if (r.status !== "ok") return [];
+    const s = [quartileSpread(r.base), quartileSpread(r.head)].filter((x) => x !== null);
+    return s.length > 0 ? [Math.max(...s)] : [];
+  });
+  if (spreads.length === 0) return null;
+  const spread = median(spreads);
+  if (!(spread > LOAD_SPREAD)) return null;
+  return { spread, rows: spreads.filter((s) => s > LOAD_SPREAD).length, of: spreads.length };
+}
+
+// src/verdict/precision.ts
+var MIN_TOTAL_OPS = 30;
+var MAX_SPREAD = 0.1;
+var SPREAD_CONFIDENCE = 0.95;
+var LOW_PRECISION_RULE = `a per-op figure resting on fewer than ${MIN_TOTAL_OPS} ops in all its iterations, or a median whose ${SPREAD_CONFIDENCE * 100}% interval reaches more than \xB1${MAX_SPREAD * 100}% from it`;
+function medianSpread(samples) {
+  if (samples.length < 2) return void 0;
+  const m = median(samples);
+  const ci = medianInterval(samples, SPREAD_CONFIDENCE);
+  if (!ci || !(m > 0)) return void 0;
+  return Math.max(m - ci.lo, ci.hi - m) / m;
+}
+function precisionReasons(samples, work) {
+  const iterations = samples.length;
+  if (iterations === 0) return [];
+  const reasons = [];
+  const perOp = !((work.bytes ?? 0) > 0) && (work.ops ?? 0) > 0;
+  if (perOp) {
+    const totalOps = work.ops * iterations;
+    if (totalOps < MIN_TOTAL_OPS) reasons.push({ kind: "ops", totalOps, iterations });
+  }
+  const spread = medianSpread(samples);
+  if (spread !== void 0 && spread > MAX_SPREAD) reasons.push({ kind: "spread", spread, iterations });
+  return reasons;
+}
+var lowPrecision = (samples, work) => precisionReasons(samples, work).length > 0;
+
+// src/verdict/experiment.ts
+function cellDirection(q, shift, alpha) {
+  if (!(q < alpha) || shift === 0 || !Number.isFinite(shift)) return "unclear";
+  return shift < 0 ? "b-faster" : "a-faster";
+}
+
+// src/evidence/views.ts
+var EvidenceSettingSchema = external_exports.strictObject({
+  counter: external_exports.string().max(300).nullable(),
+  threshold: external_exports.number().gt(0).max(10),
+  ms: external_exports.number().finite().nonnegative(),
+  unavailable: external_exports.string().max(300).optional()
+});
+var settingOf = (env, kind) => env.settings?.[kind];
+var stepFigures = (v) => ({
+  changes: [{ ratio: v.ratio }],
+  spread: v.spread,
+  thresholds: [{ threshold: v.threshold }],
+  verdict: v.verdict
+});
+var PAIRED_NOTE = "change = head against base in time per iteration (Hodges\u2013Lehmann estimate over the paired rounds, each round the median of its lock-step iteration pairs), with its 95% interval and the Benjamini\u2013Hochberg q. base = the median of the rounds' base medians; head = base \xD7 that estimate, so the two figures differ by exactly the change shown (pooled medians would mix load levels). \xB1 after a change is the row's noise floor: half the width of its 95% interval for time, and for instructions and allocations the A/A spread, how far two runs of base land apart.";
+var HISTORY_NOTE = "change = head against history in time per iteration (two-sample Hodges\u2013Lehmann estimate of head iterations against the medians of past runs, Mann\u2013Whitney test), with its 95% interval and the Benjamini\u2013Hochberg q. history = the median of the past runs' medians; head = history \xD7 that estimate.";
+var WALL_VIEW = {
+  kind: "wall",
+  label: "wall time",
+  column: null,
+  title: "Wall time",
+  verb: "timed",
+  defaultThreshold: AB_DEFAULTS.threshold,
+  defaultCounter: "paired rounds",
+  figures: (w) => ({ changes: [{ ratio: w.ratio, time: true }], q: w.q, verdict: w.verdict }),
+  note: (history) => history ? HISTORY_NOTE : PAIRED_NOTE
+};
+var INSTRUCTIONS_VIEW = {
+  kind: "instructions",
+  label: "instructions",
+  column: "instructions",
+  title: "Instruction counts",
+  verb: "counted",
+  defaultThreshold: INSTRUCTION_DEFAULTS.floor,
+  defaultCounter: "callgrind",
+  figures: stepFigures,
+  note: () => "instructions = head/base instructions executed per timed iteration under callgrind (CPU rows only: net rows are the node's time). Each counted row has its own threshold, shown in its cell: the larger of the floor and ten times the spread of base against itself (the A/A spread), so a row that repeats exactly flags a change of the floor and a noisy row only what its noise cannot make. Where the floor sets it, a change within the larger of 0.05 points (a tenth of the floor at most) and three A/A spreads of it counts as reaching it. Counts do not see memory, cache or I/O effects: a wall-time regression stands even when counts show none.",
+  timeLine: "of which counting instructions"
+};
+var ALLOCATIONS_VIEW = {
+  kind: "allocations",
+  label: "allocations",
+  column: "allocations",
+  title: "Allocations",
+  verb: "measured",
+  defaultThreshold: ALLOCATION_DEFAULTS.floor,
+  defaultCounter: "runtime accounting",
+  figures: (a) => ({
+    changes: [{ ratio: a.bytes.ratio, noun: "bytes" }, ...a.allocs ? [{ ratio: a.allocs.ratio, noun: "allocs" }] : []],
+    spread: Math.max(a.bytes.spread, a.allocs?.spread ?? 0),
+    thresholds: [{ threshold: a.bytes.threshold, name: "bytes" }, ...a.allocs ? [{ threshold: a.allocs.threshold, name: "allocs" }] : []],
+    verdict: a.verdict
+  }),
+  note: () => `allocations = head/base heap bytes (and allocations, where the runtime counts them) per timed iteration, by the runtime's own accounting in separate runs (CPU rows only); flagged like counts, at each row's threshold from its floor and A/A spread. Bytes allocated are not memory kept: peak RSS in the run report tells retained from transient.`
+};
+var CYCLES_METRICS = { perIteration: "cycles/iter", perOp: "cycles/op" };
+var CYCLES_VIEW = {
+  kind: "cycles",
+  label: "estimated cycles",
+  column: "est. cycles",
+  title: "Estimated cycles",
+  verb: "counted",
+  defaultThreshold: INSTRUCTION_DEFAULTS.floor,
+  defaultCounter: "callgrind cache simulation",
+  figures: stepFigures,
+  note: () => "est. cycles = head/base estimated cycles per timed iteration: callgrind's instructions plus 10 per simulated L1 miss and 100 per last-level miss (a fixed 32 KiB L1, 8 MiB LL; docs/evidence.md), CPU rows only; flagged like counts, at each row's threshold from its floor and A/A spread. A change in how data meets the caches moves cycles where counts stay; a real core's prefetchers and out-of-order execution are not simulated.",
+  timeLine: "of which counting estimated cycles"
+};
+var VIEWS = {
+  wall: WALL_VIEW,
+  instructions: INSTRUCTIONS_VIEW,
+  allocations: ALLOCATIONS_VIEW,
+  cycles: CYCLES_VIEW
+};
+var VIEW_LIST = MEASURES.map((k) => VIEWS[k]);
+function figureOf(r, v) {
+  const judged = judgedOf(r, v.kind);
+  return judged ? v.figures(judged) : void 0;
+}
+var COLUMN_VIEWS = VIEW_LIST.filter((v) => v.column !== null);
+
+// src/evidence/allocations.ts
+var series = external_exports.array(external_exports.number().nonnegative());
+var ALLOCATIONS = {
+  id: "allocations",
+  label: ALLOCATIONS_VIEW.label,
+  view: ALLOCATIONS_VIEW,
+  deterministic: true,
+  takes: isCounted,
+  iterations: ALLOC_ITERATIONS,
+  slowdown: { setup: 1, warmup: 1, timed: 1 },
+  dir: "allocations",
+  verb: ALLOCATIONS_VIEW.verb,
+  unavailable: async () => null,
+  run: (cmd, o) => allocationRun(cmd, { plan: o.plan, out: o.out, timeoutMs: o.timeoutMs, fixtures: o.fixtures, env: o.env, onLine: o.onLine, iterations: o.iterations }),
+  figures: (c) => c.alloc_bytes ? { bytes: c.alloc_bytes, ...c.allocs ? { allocs: c.allocs } : {} } : null,
+  figuresSchema: external_exports.strictObject({ bytes: series, allocs: series.optional() }),
+  attach: (into, from) => attachFigures(
+    into,
+    from,
+    (c) => c.alloc_bytes ? { alloc_bytes: c.alloc_bytes, ...c.allocs ? { allocs: c.allocs } : {} } : null,
+    from.alloc_counter ? { alloc_counter: from.alloc_counter } : {}
+  ),
+  counterOf: (r) => r.alloc_counter?.method ?? null,
+  judge: (floor) => (base, baseAgain, head2) => judgeAllocations(base, baseAgain, head2, { floor }),
+  defaultThreshold: ALLOCATIONS_VIEW.defaultThreshold,
+  profiles: false
+};
+
+// src/evidence/counting.ts
+function countingEvidence(kind, o) {
+  const figures = (c) => c[kind] ?? null;
+  return {
+    id: kind,
+    label: o.view.label,
+    view: o.view,
+    deterministic: true,
+    takes: isCounted,
+    iterations: o.iterations ?? COUNT_ITERATIONS,
+    slowdown: o.slowdown,
+    dir: o.dir,
+    verb: o.view.verb,
+    profiles: o.profiles,
+    async unavailable(runner) {
+      const notJudged = o.notJudged?.[runner];
+      if (notJudged) return notJudged;
+      const found = await findCounter();
+      return found.counter ? null : found.reason;
+    },
+    async run(cmd, r) {
+      const found = await findCounter();
+      if (!found.counter) return { result: null, problems: [found.reason] };
+      return countRunner(cmd, {
+        runner: r.runner,
+        plan: r.plan,
+        counter: found.counter,
+        out: r.out,
+        timeoutMs: r.timeoutMs,
+        fixtures: r.fixtures,
+        env: r.env,
+        onLine: r.onLine,
+        iterations: r.iterations ?? o.iterations ?? COUNT_ITERATIONS,
+        keepDumps: r.keep,
+        ...o.cacheSim ? { cacheSim: true } : {}
+      });
+    },
+    figures,
+    figuresSchema: external_exports.array(external_exports.number().nonnegative()),
+    attach: (into, from) => attachFigures(
+      into,
+      from,
+      (c) => {
+        const f = figures(c);
+        return f ? { [kind]: f } : null;
+      },
+      from.counter ? { counter: from.counter } : {}
+    ),
+    counterOf: (r) => r.counter ? `${o.tool} (${r.counter.version})` : null,
+    judge: (floor) => (base, baseAgain, head2) => judgeSteps(base, baseAgain, head2, { floor }),
+    defaultThreshold: o.view.defaultThreshold,
+    ...o.historyUnits ? { historyMetrics: (c) => medianMetrics(figures(c), c.work, o.historyUnits) } : {}
+  };
+}
+function medianMetrics(xs, work, units) {
+  if (!xs || xs.length === 0) return void 0;
+  const m = median(xs);
+  return { [units.perIteration]: m, ...work.ops !== void 0 && work.ops > 0 ? { [units.perOp]: m / work.ops } : {} };
+}
+
+// src/evidence/cycles.ts
+var CYCLES = countingEvidence("cycles", {
+  view: CYCLES_VIEW,
+  dir: "cycles",
+  cacheSim: true,
+  // One timed iteration, not counting's three: the simulation is the cost (about 5.5x plain
+  // counting per iteration; instrumentation already starts and stops around each timed region), and
+  // the A/A spread the rule needs is between processes, which one iteration per process reads
+  // (docs/calibration.md "Estimated cycles", cost and calibration with one iteration).
+  iterations: 1,
+  // Plain counting's slowdown times the cache simulation's cost over it per timed iteration, measured (docs/calibration.md "Estimated cycles").
+  slowdown: { setup: 5, warmup: 5, timed: 50 * 5.5 },
+  profiles: false,
+  // bee-js's misses follow where V8 places heap and code in each process: its cycles differ by
+  // 0.07-4.94% between processes whose instructions agree to 0.03%, and its A/A runs raised false
+  // flags (docs/calibration.md "Estimated cycles"). A red row must be real, so bee-js is not judged.
+  notJudged: {
+    js: "bee-js's estimated cycles do not repeat across processes (V8's heap and code layout moves its cache misses), so they are not judged; its instruction counts are"
+  },
+  tool: "callgrind cache simulation",
+  // History records keep them beside the allocation figures in each case's metrics; the trend
+  // site's case view offers them in its figure select (docs/evidence.md "Estimated cycles").
+  historyUnits: CYCLES_METRICS
+});
+
+// src/evidence/instructions.ts
+var INSTRUCTIONS = countingEvidence("instructions", {
+  view: INSTRUCTIONS_VIEW,
+  dir: "counts",
+  cacheSim: false,
+  // Callgrind's slowdown on instrumented code; the warmup runs uninstrumented (~5x).
+  slowdown: { setup: 5, warmup: 5, timed: 50 },
+  profiles: true,
+  tool: "callgrind"
+});
+
+// src/evidence/wall.ts
+var WALL = {
+  id: "wall",
+  label: WALL_VIEW.label,
+  view: WALL_VIEW,
+  deterministic: false,
+  takes: () => true,
+  iterations: "profile",
+  slowdown: { setup: 1, warmup: 1, timed: 1 },
+  dir: "results",
+  unavailable: async () => null,
+  async run(cmd, o) {
+    const inv = await invokeRunner(cmd, { plan: o.plan, out: o.out, timeoutMs: o.timeoutMs, fixtures: o.fixtures, bee: o.bee, env: o.env, onLine: o.onLine });
+    return { result: inv.result, problems: inv.problem ? [inv.problem] : [] };
+  }
+};
+
+// src/evidence/registry.ts
+var RECORDS = { instructions: INSTRUCTIONS, allocations: ALLOCATIONS, cycles: CYCLES };
+var DETERMINISTIC_RECORDS = RECORDS;
+var EVIDENCES = { wall: WALL, ...DETERMINISTIC_RECORDS };
+var deterministicEvidence = (kind) => DETERMINISTIC_RECORDS[kind];
+var deterministicOf = (m) => DETERMINISTIC.filter((k) => m.includes(k));
+var PROFILED = DETERMINISTIC.find((k) => DETERMINISTIC_RECORDS[k].profiles);
+
 // src/history/schema.ts
-var text = capped;
+var text2 = capped;
 var COMMIT_MESSAGE_MAX = 65536;
 var RECORD_SCHEMA_V1 = "bee-bench/history-record@1";
 var RECORD_SCHEMA_ID = "bee-bench/history-record@2";
@@ -26388,11 +33556,11 @@ var RECORD_SCHEMAS = [RECORD_SCHEMA_V1, RECORD_SCHEMA_ID];
 var SERIES_SCHEMA_ID = "bee-bench/history-series@1";
 var INDEX_SCHEMA_ID = "bee-bench/history-index@1";
 var GabBenchSchema = external_exports.object({
-  name: text(TEXT_CAPS.value).min(1),
+  name: text2(TEXT_CAPS.value).min(1),
   value: external_exports.number(),
-  unit: text(TEXT_CAPS.name),
-  range: text(TEXT_CAPS.short).optional(),
-  extra: text(TEXT_CAPS.message).optional()
+  unit: text2(TEXT_CAPS.name),
+  range: text2(TEXT_CAPS.short).optional(),
+  extra: text2(TEXT_CAPS.message).optional()
 });
 var RecordCountsSchema = external_exports.object({
   samples: external_exports.array(external_exports.number().int().positive()).min(1),
@@ -26402,13 +33570,13 @@ var RecordCountsSchema = external_exports.object({
   aa_spread: external_exports.number().nonnegative().optional()
 });
 var RecordCaseSchema = external_exports.object({
-  id: text(TEXT_CAPS.name).min(1),
+  id: text2(TEXT_CAPS.name).min(1),
   kind: KindSchema,
   /** The param's label: with `id` and `runner`, names a series. */
-  label: text(TEXT_CAPS.name),
-  param: external_exports.record(text(TEXT_CAPS.name), external_exports.union([external_exports.number(), text(TEXT_CAPS.value), external_exports.boolean()])),
+  label: text2(TEXT_CAPS.name),
+  param: external_exports.record(text2(TEXT_CAPS.name), external_exports.union([external_exports.number(), text2(TEXT_CAPS.value), external_exports.boolean()])),
   status: external_exports.enum(["ok", "skipped", "failed"]),
-  reason: text(TEXT_CAPS.message).optional(),
+  reason: text2(TEXT_CAPS.message).optional(),
   n: external_exports.number().int().nonnegative(),
   median_ns: external_exports.number().nonnegative().nullable(),
   min_ns: external_exports.number().nonnegative().nullable(),
@@ -26418,13 +33586,15 @@ var RecordCaseSchema = external_exports.object({
   samples_ns: external_exports.array(external_exports.number().nonnegative()),
   work: external_exports.object({ ops: external_exports.number().optional(), bytes: external_exports.number().optional() }),
   peak_rss_bytes: external_exports.number().int().nonnegative().nullable(),
-  digest: text(TEXT_CAPS.value).optional(),
+  digest: text2(TEXT_CAPS.value).optional(),
   /**
    * Further figures by unit, e.g. Go's {"B/op": 16, "allocs/op": 1}. Allocation runs give the
    * median heap figures per iteration ("B/iter", "allocs/iter") and per op of the case's work
    * ("B/op", "allocs/op"; an imported Go benchmark's op is one iteration, as its case declares no work).
+   * Runs with the cache simulation give estimated cycles per iteration and per op ("cycles/iter",
+   * "cycles/op": src/evidence/views.ts CYCLES_METRICS).
    */
-  metrics: external_exports.record(text(TEXT_CAPS.name), external_exports.number()).optional(),
+  metrics: external_exports.record(text2(TEXT_CAPS.name), external_exports.number()).optional(),
   /** Instructions per iteration, where the run counted (CPU cases; records @2 on). */
   instructions: RecordCountsSchema.optional(),
   /** Imported cases: the original bench, verbatim (name, value, unit, range, extra). */
@@ -26436,19 +33606,19 @@ var HistoryRecordSchema = external_exports.object({
   schema: external_exports.enum(RECORD_SCHEMAS),
   commit: external_exports.object({
     sha: external_exports.string().regex(/^[0-9a-f]{7,64}$/),
-    message: text(COMMIT_MESSAGE_MAX),
-    author: text(TEXT_CAPS.short),
+    message: text2(COMMIT_MESSAGE_MAX),
+    author: text2(TEXT_CAPS.short),
     timestamp: external_exports.iso.datetime({ offset: true }),
-    url: text(TEXT_CAPS.value).optional()
+    url: text2(TEXT_CAPS.value).optional()
   }),
-  branch: text(TEXT_CAPS.short).min(1),
-  event: text(TEXT_CAPS.name).min(1),
-  run: external_exports.object({ id: text(TEXT_CAPS.name).min(1), attempt: external_exports.number().int().positive().optional(), url: text(TEXT_CAPS.value).optional() }),
+  branch: text2(TEXT_CAPS.short).min(1),
+  event: text2(TEXT_CAPS.name).min(1),
+  run: external_exports.object({ id: text2(TEXT_CAPS.name).min(1), attempt: external_exports.number().int().positive().optional(), url: text2(TEXT_CAPS.value).optional() }),
   runner: RunnerSchema,
   client: ClientSchema,
   host: HostSchema,
-  bee: external_exports.object({ url: text(TEXT_CAPS.value), version: text(TEXT_CAPS.short) }).nullable(),
-  spec: external_exports.object({ hash: text(TEXT_CAPS.name), profile: ProfileSchema }),
+  bee: external_exports.object({ url: text2(TEXT_CAPS.value), version: text2(TEXT_CAPS.short) }).nullable(),
+  spec: external_exports.object({ hash: text2(TEXT_CAPS.name), profile: RunSizeSchema }),
   started_at: external_exports.iso.datetime({ offset: true }),
   finished_at: external_exports.iso.datetime({ offset: true }).nullable(),
   cases: external_exports.array(RecordCaseSchema),
@@ -26457,11 +33627,11 @@ var HistoryRecordSchema = external_exports.object({
   /** Imported records: where in a github-action-benchmark data.js they came from, for a lossless export. */
   source: external_exports.object({
     format: external_exports.literal("github-action-benchmark"),
-    suite: text(TEXT_CAPS.short),
-    tool: text(TEXT_CAPS.name),
+    suite: text2(TEXT_CAPS.short),
+    tool: text2(TEXT_CAPS.name),
     /** The entry's date (ms since the epoch). */
     date: external_exports.number(),
-    repo_url: text(TEXT_CAPS.value).optional(),
+    repo_url: text2(TEXT_CAPS.value).optional(),
     /** The entry's commit object as GAB wrote it (author, committer, id, message, timestamp, url, ...). */
     commit: external_exports.record(external_exports.string(), external_exports.unknown())
   }).optional()
@@ -26469,8 +33639,8 @@ var HistoryRecordSchema = external_exports.object({
   if (r.schema !== RECORD_SCHEMA_V1) return;
   if (r.counter)
     ctx.addIssue({ code: "custom", path: ["counter"], message: `${RECORD_SCHEMA_V1} records carry no counter; the record says ${RECORD_SCHEMA_ID}` });
-  r.cases.forEach((c, i) => {
-    if (c.instructions) ctx.addIssue({ code: "custom", path: ["cases", i, "instructions"], message: `${RECORD_SCHEMA_V1} records carry no instructions` });
+  r.cases.forEach((c, i2) => {
+    if (c.instructions) ctx.addIssue({ code: "custom", path: ["cases", i2, "instructions"], message: `${RECORD_SCHEMA_V1} records carry no instructions` });
   });
 });
 
@@ -26501,11 +33671,14 @@ function recordCase(c) {
   const reason = c.status === "skipped" ? c.skip_reason : c.status === "failed" ? c.error : void 0;
   if (reason) out.reason = reason;
   if (c.digest) out.digest = c.digest;
-  const metrics = allocationMetrics(c);
-  if (metrics) out.metrics = metrics;
+  const metrics = { ...allocationMetrics(c), ...c.status === "ok" ? evidenceMetrics(c) : {} };
+  if (Object.keys(metrics).length > 0) out.metrics = metrics;
   const counts = c.status === "ok" ? countFigures(c) : void 0;
   if (counts) out.instructions = counts;
   return out;
+}
+function evidenceMetrics(c) {
+  return Object.assign({}, ...Object.values(EVIDENCES).map((ev) => "historyMetrics" in ev && ev.historyMetrics?.(c) || {}));
 }
 function workUnits(work) {
   return (work.bytes ?? 0) > 0 ? work.bytes : (work.ops ?? 0) > 0 ? work.ops : 1;
@@ -26549,15 +33722,15 @@ function toRecord(result2, ctx) {
     cases: result2.cases.map(recordCase)
   };
   if (result2.counter && candidate.cases.some((c) => c.instructions)) candidate.counter = { ...result2.counter };
-  const parsed = HistoryRecordSchema.safeParse(candidate);
-  if (!parsed.success) {
+  const parsed2 = HistoryRecordSchema.safeParse(candidate);
+  if (!parsed2.success) {
     throw new InputError(
       `history record of the ${result2.runner} result`,
-      describeIssues(parsed.error),
+      describeIssues(parsed2.error),
       "pass a run context with a hex commit sha, ISO timestamps and non-empty branch, event and run id"
     );
   }
-  return parsed.data;
+  return parsed2.data;
 }
 function compactTimestamp(iso2) {
   const d = new Date(iso2);
@@ -26587,14 +33760,14 @@ function parseRecord(file2, text4) {
       "upgrade bee-bench to read it; the record is left untouched"
     );
   }
-  const parsed = HistoryRecordSchema.safeParse(value);
-  if (!parsed.success)
+  const parsed2 = HistoryRecordSchema.safeParse(value);
+  if (!parsed2.success)
     throw new InputError(
       file2,
-      describeIssues(parsed.error),
+      describeIssues(parsed2.error),
       `a history record must match ${RECORD_SCHEMAS.join(" or ")} (src/history/schema.ts); the file is left untouched`
     );
-  return parsed.data;
+  return parsed2.data;
 }
 function tryParseRecord(file2, text4) {
   try {
@@ -26603,84 +33776,6 @@ function tryParseRecord(file2, text4) {
     if (e instanceof InputError) return { file: file2, problem: e.problems.join("; ") };
     throw e;
   }
-}
-
-// src/spec/suggest.ts
-function editDistance(a, b) {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length];
-}
-function closest(typed, candidates) {
-  const prefix = candidates.filter((c) => typed.startsWith(c) || c.startsWith(typed)).sort((a, b) => Math.abs(a.length - typed.length) - Math.abs(b.length - typed.length));
-  if (prefix.length > 0 && typed.length >= 3) return prefix[0];
-  let best;
-  for (const c of candidates) {
-    const d = editDistance(typed, c);
-    if (!best || d < best.d) best = { name: c, d };
-  }
-  return best && best.d <= Math.max(2, Math.floor(typed.length / 3)) ? best.name : void 0;
-}
-
-// src/spec/select.ts
-function globToRegExp(glob) {
-  const body = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
-  return new RegExp(`^${body}$`);
-}
-var SelectionError = class extends Error {
-  name = "SelectionError";
-};
-function selectCases(spec, globs) {
-  if (globs.length === 0) return [...spec.cases];
-  const patterns = globs.map((g) => ({ glob: g, re: globToRegExp(g) }));
-  const matches = (c, re) => re.test(c.id);
-  const formerlyMatches = (c, re) => (c.formerly ?? []).some((old) => re.test(old));
-  const picked = patterns.map((p) => ({
-    ...p,
-    test: spec.cases.some((c) => matches(c, p.re)) ? matches : formerlyMatches
-  }));
-  for (const p of picked) {
-    if (!spec.cases.some((c) => p.test(c, p.re))) throw new SelectionError(noMatch(spec, p.glob));
-  }
-  return spec.cases.filter((c) => picked.some((p) => p.test(c, p.re)));
-}
-function noMatch(spec, glob) {
-  const head2 = `case glob "${glob}" matches no case in the spec`;
-  if (!/[*?]/.test(glob)) {
-    const prefix = glob.endsWith(".") ? glob : `${glob}.`;
-    const under = spec.cases.filter((c) => c.id.startsWith(prefix));
-    if (under.length > 0)
-      return `${head2}; did you mean "${prefix}*" (${under.length} case${under.length === 1 ? "" : "s"}: ${under.map((c) => c.id).join(", ")})?`;
-  }
-  const near = spec.cases.map((c) => c.id).filter((id) => id.includes(glob.replace(/[*?]/g, "")) && glob.replace(/[*?]/g, "").length >= 3);
-  if (near.length > 0) return `${head2}; ids containing it: ${near.slice(0, 5).join(", ")}${near.length > 5 ? ", \u2026" : ""}`;
-  if (!/[*?]/.test(glob)) {
-    const ids = spec.cases.flatMap((c) => [c.id, ...c.formerly ?? []]);
-    const typo = closest(glob, ids);
-    if (typo) return `${head2}; did you mean "${typo}"?`;
-  }
-  return `${head2} (ids look like cpu.bmt.file-root; * matches any run of characters)`;
-}
-function effectiveParam(param, runner) {
-  const { per_runner, digest_with: _digest, ...base } = param;
-  return { ...base, ...per_runner?.[runner] ?? {} };
-}
-function profileParams(c, profile2, large = false) {
-  return c.params[profile2].filter((p) => large || !p.large);
-}
-function caseIters(spec, c, profile2) {
-  return c.iters?.[profile2] ?? spec.profiles[profile2].iters;
-}
-function workOf(c, param) {
-  const product = (names) => names.reduce((acc, n) => acc * Number(param[n]), 1);
-  const work = {};
-  if (c.work.ops.length > 0) work.ops = product(c.work.ops);
-  if (c.work.bytes && c.work.bytes.length > 0) work.bytes = product(c.work.bytes);
-  return work;
 }
 
 // src/spec/aliases.ts
@@ -26715,33 +33810,6 @@ function loadedWithCurrentIds(records, aliases) {
     return record2 === l.record ? l : { ...l, record: record2 };
   });
 }
-
-// src/verdict/precision.ts
-var MIN_TOTAL_OPS = 30;
-var MAX_SPREAD = 0.1;
-var SPREAD_CONFIDENCE = 0.95;
-var LOW_PRECISION_RULE = `a per-op figure resting on fewer than ${MIN_TOTAL_OPS} ops in all its iterations, or a median whose ${SPREAD_CONFIDENCE * 100}% interval reaches more than \xB1${MAX_SPREAD * 100}% from it`;
-function medianSpread(samples) {
-  if (samples.length < 2) return void 0;
-  const m = median(samples);
-  const ci = medianInterval(samples, SPREAD_CONFIDENCE);
-  if (!ci || !(m > 0)) return void 0;
-  return Math.max(m - ci.lo, ci.hi - m) / m;
-}
-function precisionReasons(samples, work) {
-  const iterations = samples.length;
-  if (iterations === 0) return [];
-  const reasons = [];
-  const perOp = !((work.bytes ?? 0) > 0) && (work.ops ?? 0) > 0;
-  if (perOp) {
-    const totalOps = work.ops * iterations;
-    if (totalOps < MIN_TOTAL_OPS) reasons.push({ kind: "ops", totalOps, iterations });
-  }
-  const spread = medianSpread(samples);
-  if (spread !== void 0 && spread > MAX_SPREAD) reasons.push({ kind: "spread", spread, iterations });
-  return reasons;
-}
-var lowPrecision = (samples, work) => precisionReasons(samples, work).length > 0;
 
 // src/stats/scoreboard.ts
 var RANKING_CONFIDENCE = 0.95;
@@ -26872,12 +33940,12 @@ function formatBytes(bytes2) {
   if (bytes2 == null || !Number.isFinite(bytes2)) return DASH;
   if (bytes2 < 0) return `-${formatBytes(-bytes2)}`;
   let v = bytes2;
-  let i = 0;
-  while (i < BYTE_UNITS.length - 1 && rounded3(v) >= 1024) {
+  let i2 = 0;
+  while (i2 < BYTE_UNITS.length - 1 && rounded3(v) >= 1024) {
     v /= 1024;
-    i++;
+    i2++;
   }
-  return i === 0 ? `${Math.round(v)} B` : `${sig3(v)} ${BYTE_UNITS[i]}`;
+  return i2 === 0 ? `${Math.round(v)} B` : `${sig3(v)} ${BYTE_UNITS[i2]}`;
 }
 function formatRatio(r) {
   if (r == null || !Number.isFinite(r)) return DASH;
@@ -26982,8 +34050,8 @@ function scoreRun(runId, records, groupOf, figure = timeFigure) {
     const first3 = cells[0];
     scored.push({
       group: groupOf(first3.c.id, first3.c.kind),
-      costs: cells.map(({ runner, c }, i) => {
-        const unitCost2 = cost[i];
+      costs: cells.map(({ runner, c }, i2) => {
+        const unitCost2 = cost[i2];
         const units = figure === timeFigure && c.median_ns > 0 ? c.median_ns / unitCost2 : 0;
         const interval = units > 0 ? costInterval(c.samples_ns, units) : void 0;
         const samples = units > 0 ? costSamples(c.samples_ns, units) : void 0;
@@ -27026,8 +34094,8 @@ function scoreboard(records, maxRuns, groupOf, figure = timeFigure) {
   runs.sort((a, b) => a.t - b.t || byString(a.id, b.id));
   const left = /* @__PURE__ */ new Map();
   const kept = [];
-  for (let i = runs.length - 1; i >= 0; i--) {
-    const run2 = runs[i];
+  for (let i2 = runs.length - 1; i2 >= 0; i2--) {
+    const run2 = runs[i2];
     const n = left.get(run2.first.record.branch) ?? 0;
     if (n >= maxRuns || run2.list.length < 2) continue;
     const e = scoreRun(run2.id, run2.list, groupOf, figure);
@@ -27067,14 +34135,14 @@ function detectShifts(values, opts = DEFAULT_SHIFT, from = 0) {
   if (w < 1 || n < 2 * w) return [];
   const lo = Math.max(w, from - (w - 1));
   const logs2 = new Array(n).fill(0);
-  for (let i = Math.max(0, lo - w); i < n; i++) logs2[i] = Math.log(Math.max(values[i], 1e-9));
+  for (let i2 = Math.max(0, lo - w); i2 < n; i2++) logs2[i2] = Math.log(Math.max(values[i2], 1e-9));
   const candidates = [];
-  for (let i = lo; i + w <= n; i++) {
-    const before = logs2.slice(i - w, i);
-    const after = logs2.slice(i, i + w);
-    const p = mannWhitney(after, before, { exact: true }).p;
-    const ratio = Math.exp(hodgesLehmannTwoSample(after, before).estimate);
-    if (isShift(p, ratio, opts)) candidates.push({ index: i, ratio, p, step: Math.abs(mean2(after) - mean2(before)) });
+  for (let i2 = lo; i2 + w <= n; i2++) {
+    const before2 = logs2.slice(i2 - w, i2);
+    const after = logs2.slice(i2, i2 + w);
+    const p = mannWhitney(after, before2, { exact: true }).p;
+    const ratio = Math.exp(hodgesLehmannTwoSample(after, before2).estimate);
+    if (isShift(p, ratio, opts)) candidates.push({ index: i2, ratio, p, step: Math.abs(mean2(after) - mean2(before2)) });
   }
   const beats = (o, c) => o.p < c.p || o.p === c.p && (o.step > c.step || o.step === c.step && o.index < c.index);
   const marked = [];
@@ -27091,16 +34159,16 @@ function detectShifts(values, opts = DEFAULT_SHIFT, from = 0) {
 var DEFAULT_COUNT_SPREAD = NOISE_FLOOR;
 function countSteps(points) {
   const out = /* @__PURE__ */ new Map();
-  for (let i = 1; i < points.length; i++) {
-    const prev = points[i - 1];
-    const cur = points[i];
+  for (let i2 = 1; i2 < points.length; i2++) {
+    const prev = points[i2 - 1];
+    const cur = points[i2];
     const stored = [prev.spread, cur.spread].filter((s) => s !== void 0);
     const spread = stored.length > 0 ? Math.max(...stored) : DEFAULT_COUNT_SPREAD;
     const change = cur.unit / prev.unit - 1;
     const moved = Math.abs(change) >= spread;
     const cause = prev.toolchain !== cur.toolchain ? { kind: "toolchain", from: prev.toolchain, to: cur.toolchain } : moved && prev.host !== cur.host ? { kind: "host", from: prev.host, to: cur.host } : void 0;
     if (!moved && !cause) continue;
-    out.set(i, { change, since: prev.sha, spread, spread_from: stored.length > 0 ? "record" : "default", ...cause ? { cause } : {} });
+    out.set(i2, { change, since: prev.sha, spread, spread_from: stored.length > 0 ? "record" : "default", ...cause ? { cause } : {} });
   }
   return out;
 }
@@ -27140,7 +34208,7 @@ var MESSAGE_MAX = 200;
 function seriesFile(caseId) {
   const plain = /^[a-z0-9][a-z0-9._-]*$/.test(caseId) && caseId.length <= 200;
   const sanitized = caseId.toLowerCase().replace(/[^a-z0-9._-]/g, "_").replace(/^\./, "_").slice(0, 100);
-  const name2 = plain ? caseId : `${sanitized}~${createHash("sha256").update(caseId).digest("hex").slice(0, 16)}`;
+  const name2 = plain ? caseId : `${sanitized}~${createHash2("sha256").update(caseId).digest("hex").slice(0, 16)}`;
   return `${SERIES_DIR}/${name2}.json`;
 }
 var FALLBACK_GROUPS = { cpu: "CPU", net: "Network", imported: "Imported (github-action-benchmark)" };
@@ -27276,17 +34344,17 @@ function deriveHistory(set2, opts = {}) {
       groupOf
     ),
     ...countBoard.length > 0 ? { scoreboard_counts: countBoard } : {},
-    invalid: [...set2.invalid].sort((a, b) => byString(a.file, b.file)).map((i) => ({ file: i.file, problem: i.problem }))
+    invalid: [...set2.invalid].sort((a, b) => byString(a.file, b.file)).map((i2) => ({ file: i2.file, problem: i2.problem }))
   };
   return { index, series: caseIds.map((id) => files.get(id).file) };
 }
 function finishSeries(acc, ordered, maxRuns, shiftOpts, trendLength) {
   const perBranch = /* @__PURE__ */ new Map();
-  acc.at.forEach((k, i) => {
+  acc.at.forEach((k, i2) => {
     const b = ordered[k].loaded.record.branch;
-    const list2 = perBranch.get(b);
-    if (list2) list2.push(i);
-    else perBranch.set(b, [i]);
+    const list3 = perBranch.get(b);
+    if (list3) list3.push(i2);
+    else perBranch.set(b, [i2]);
   });
   const keep = new Uint8Array(acc.at.length);
   const shifts = /* @__PURE__ */ new Map();
@@ -27294,17 +34362,17 @@ function finishSeries(acc, ordered, maxRuns, shiftOpts, trendLength) {
   const latest = {};
   const margin = shiftMargin(shiftOpts);
   for (const branch of [...perBranch.keys()].sort(byString)) {
-    const list2 = perBranch.get(branch);
-    const n = list2.length;
+    const list3 = perBranch.get(branch);
+    const n = list3.length;
     const from = Math.max(0, n - maxRuns);
     const start = Math.max(0, from - margin);
-    const units = list2.slice(start).map((i) => unitOf(acc.cases[i]));
-    for (const s of detectShifts(units, shiftOpts, from - start)) shifts.set(list2[start + s.index], s);
-    for (let j = from; j < n; j++) keep[list2[j]] = 1;
-    const counted = list2.filter((i) => acc.cases[i].instructions);
-    const countPoints = counted.map((i) => {
-      const c = acc.cases[i];
-      const rec = ordered[acc.at[i]].loaded.record;
+    const units = list3.slice(start).map((i2) => unitOf(acc.cases[i2]));
+    for (const s of detectShifts(units, shiftOpts, from - start)) shifts.set(list3[start + s.index], s);
+    for (let j = from; j < n; j++) keep[list3[j]] = 1;
+    const counted = list3.filter((i2) => acc.cases[i2].instructions);
+    const countPoints = counted.map((i2) => {
+      const c = acc.cases[i2];
+      const rec = ordered[acc.at[i2]].loaded.record;
       return {
         unit: countUnitOf(c),
         sha: rec.commit.sha,
@@ -27314,9 +34382,9 @@ function finishSeries(acc, ordered, maxRuns, shiftOpts, trendLength) {
       };
     });
     for (const [k, step2] of countSteps(countPoints)) steps.set(counted[k], step2);
-    const last = acc.cases[list2[n - 1]];
-    const prev = n > 1 ? acc.cases[list2[n - 2]] : void 0;
-    const record2 = ordered[acc.at[list2[n - 1]]].loaded.record;
+    const last = acc.cases[list3[n - 1]];
+    const prev = n > 1 ? acc.cases[list3[n - 2]] : void 0;
+    const record2 = ordered[acc.at[list3[n - 1]]].loaded.record;
     const prevUnit = prev ? unitOf(prev) : 0;
     latest[branch] = {
       median_ns: last.median_ns,
@@ -27325,19 +34393,19 @@ function finishSeries(acc, ordered, maxRuns, shiftOpts, trendLength) {
       run_id: record2.run.id,
       run_at: record2.started_at,
       change: prev && prevUnit > 0 ? unitOf(last) / prevUnit - 1 : null,
-      trend: list2.slice(-trendLength).map((i) => acc.cases[i].median_ns),
+      trend: list3.slice(-trendLength).map((i2) => acc.cases[i2].median_ns),
       ops: last.work.ops,
       bytes: last.work.bytes,
       ...lowPrecision(last.samples_ns, last.work) ? { low_precision: true } : {},
       ...medianIntervalOf(last.samples_ns),
       ...last.instructions ? countSummary(
-        counted.map((i) => acc.cases[i]),
+        counted.map((i2) => acc.cases[i2]),
         trendLength
       ) : {}
     };
   }
   const kept = [];
-  for (let i = 0; i < acc.at.length; i++) if (keep[i]) kept.push(point(ordered[acc.at[i]], acc.cases[i], shifts.get(i), steps.get(i)));
+  for (let i2 = 0; i2 < acc.at.length; i2++) if (keep[i2]) kept.push(point(ordered[acc.at[i2]], acc.cases[i2], shifts.get(i2), steps.get(i2)));
   return { kept, latest };
 }
 function countSummary(cases, trendLength) {
@@ -27366,7 +34434,7 @@ var INDEX_SAMPLES = 64;
 function indexSamples(samples) {
   if (samples.length <= INDEX_SAMPLES) return [...samples];
   const sorted2 = [...samples].sort((a, b) => a - b);
-  return Array.from({ length: INDEX_SAMPLES }, (_, i) => sorted2[Math.round(i * (sorted2.length - 1) / (INDEX_SAMPLES - 1))]);
+  return Array.from({ length: INDEX_SAMPLES }, (_, i2) => sorted2[Math.round(i2 * (sorted2.length - 1) / (INDEX_SAMPLES - 1))]);
 }
 function medianIntervalOf(samples) {
   const ci = costInterval(samples, 1);
@@ -27375,13 +34443,13 @@ function medianIntervalOf(samples) {
 
 // src/history/store.ts
 var import_proper_lockfile = __toESM(require_proper_lockfile(), 1);
-import { existsSync as existsSync3 } from "node:fs";
+import { existsSync as existsSync6 } from "node:fs";
 import { cp, lstat, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
-import { dirname as dirname3, join as join7, normalize, resolve, sep } from "node:path";
+import { dirname as dirname6, join as join11, normalize, resolve, sep } from "node:path";
 
 // src/history/experiments.ts
-import { readdirSync, readFileSync as readFileSync2 } from "node:fs";
-import { join as join2 } from "node:path";
+import { readdirSync as readdirSync3, readFileSync as readFileSync6 } from "node:fs";
+import { join as join6 } from "node:path";
 var EXPERIMENTS_DIR = "experiments";
 var EXPERIMENT_INDEX_FILE = "index.json";
 var EXPERIMENT_SUMMARY_SCHEMA = "bee-bench/experiment-summary@1";
@@ -27440,10 +34508,10 @@ function serializeExperiment(s) {
   return stableJsonPretty(ExperimentSummarySchema.parse(s));
 }
 function readExperiments(folderAbs) {
-  const dir = join2(folderAbs, EXPERIMENTS_DIR);
+  const dir = join6(folderAbs, EXPERIMENTS_DIR);
   let names;
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith(".json") && n !== EXPERIMENT_INDEX_FILE);
+    names = readdirSync3(dir).filter((n) => n.endsWith(".json") && n !== EXPERIMENT_INDEX_FILE);
   } catch (e) {
     if (e.code === "ENOENT") return { summaries: [], invalid: [] };
     throw e;
@@ -27454,15 +34522,15 @@ function readExperiments(folderAbs) {
     const file2 = `${EXPERIMENTS_DIR}/${name2}`;
     let json3;
     try {
-      json3 = JSON.parse(readFileSync2(join2(dir, name2), "utf8"));
+      json3 = JSON.parse(readFileSync6(join6(dir, name2), "utf8"));
     } catch (e) {
       invalid.push({ file: file2, problem: `not JSON: ${e.message}` });
       continue;
     }
     const r = ExperimentSummarySchema.safeParse(json3);
     if (!r.success) {
-      const i = r.error.issues[0];
-      invalid.push({ file: file2, problem: `${i?.path.join(".") || "file"}: ${i?.message ?? "invalid"}` });
+      const i2 = r.error.issues[0];
+      invalid.push({ file: file2, problem: `${i2?.path.join(".") || "file"}: ${i2?.message ?? "invalid"}` });
     } else if (`${r.data.id}.json` !== name2) invalid.push({ file: file2, problem: `id "${r.data.id}" does not match the file name` });
     else summaries.push(r.data);
   }
@@ -27508,233 +34576,12 @@ function deriveExperimentIndex(summaries, invalid = []) {
   return stableJsonPretty(index);
 }
 
-// src/profile/row-profile.ts
-import { closeSync, openSync, readdirSync as readdirSync3, readFileSync as readFileSync4, readSync } from "node:fs";
-import { join as join4 } from "node:path";
-
-// src/count/callgrind.ts
-import { readdirSync as readdirSync2, readFileSync as readFileSync3 } from "node:fs";
-import { join as join3 } from "node:path";
-
-// src/build/exec.ts
-import { spawn } from "node:child_process";
-var BuildError = class extends Error {
-  constructor(message, logTail = []) {
-    super(message);
-    this.logTail = logTail;
-  }
-  logTail;
-  name = "BuildError";
-};
-function step(label, cmd, args, opts) {
-  return new Promise((resolve24, reject) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: childEnv(opts.env), stdio: ["ignore", "pipe", "pipe"], shell: opts.shell ?? false });
-    const tail = [];
-    const emit = (line) => {
-      if (!line.trim()) return;
-      tail.push(line);
-      if (tail.length > 30) tail.shift();
-      opts.log(`  ${line}`);
-    };
-    const lines = () => {
-      let partial2 = "";
-      return {
-        data: (d) => {
-          const parts = (partial2 + d.toString("utf8")).split(/\r?\n/);
-          partial2 = parts.pop() ?? "";
-          parts.forEach(emit);
-        },
-        end: () => emit(partial2)
-      };
-    };
-    const out = lines();
-    const err = lines();
-    child.stdout.on("data", out.data);
-    child.stderr.on("data", err.data);
-    child.on("error", (e) => reject(new BuildError(`${label}: cannot start ${cmd}: ${e.message}`)));
-    child.on("close", (code) => {
-      out.end();
-      err.end();
-      if (code === 0) resolve24();
-      else reject(new BuildError(`${label} failed (exit ${code}) in ${opts.cwd}:
-${tail.slice(-15).join("\n")}`, tail.slice(-30)));
-    });
-  });
-}
-function toolVersion(cmd, args) {
-  return new Promise((resolve24) => {
-    const child = spawn(cmd, args, { env: childEnv(), stdio: ["ignore", "pipe", "ignore"] });
-    let out = "";
-    child.stdout.on("data", (d) => out += d.toString("utf8"));
-    child.on("error", () => resolve24("missing"));
-    child.on("close", (code) => resolve24(code === 0 ? (out.split("\n")[0] ?? "").trim() : "missing"));
-  });
-}
-
-// src/count/profile-options.ts
-var CALLER_CONTEXT = { go: 4, rs: 4, js: 2 };
-var profileCallgrindOptions = (runner) => CALLER_CONTEXT[runner] > 0 ? [`--separate-callers=${CALLER_CONTEXT[runner]}`] : [];
-
-// runners/js/src/callgrind-costs.mjs
-var V8_HEAP_FUNCTION = /\bv8::internal::(?:Heap|Scavenger\w*|\w*Scaveng\w*Visitor|MarkCompactCollector|MinorMarkCompactCollector|Sweeper|IncrementalMarking|ConcurrentMarking|MarkingBarrier|\w*Evacuat\w*|RememberedSet|SlotSet|TypedSlotSet|ArrayBufferSweeper|PretenuringHandler|PagedSpaceBase|CompactionSpace|SpaceWithLinearArea|SemiSpaceNewSpace|FreeList\w*)::|\bheap::base::|<v8::internal::\w*(?:Scaveng|Marking|Evacuat)\w*>/;
-var V8_LOGGER_FUNCTION = /^v8::internal::(?:Logger|V8FileLogger|CodeEventLogger|LinuxPerfBasicLogger|LogFile|ExistingCodeLogger)::/;
-function v8Costs(text4) {
-  const total = dumpTotals(text4);
-  if (total === null) return null;
-  const heap = v8HeapCosts(text4);
-  const logger = v8LoggerCosts(text4);
-  return total.map((n, i) => n - (heap[i] ?? 0) - (logger[i] ?? 0));
-}
-var L1_MISSES = ["I1mr", "D1mr", "D1mw"];
-var LL_MISSES = ["ILmr", "DLmr", "DLmw"];
-function estimatedCycles(events, costs) {
-  const at = (name2) => {
-    const i = events.indexOf(name2);
-    return i < 0 ? null : costs[i] ?? 0;
-  };
-  const [ir2, l1, ll] = [at("Ir"), L1_MISSES.map(at), LL_MISSES.map(at)];
-  if (ir2 === null || [...l1, ...ll].some((n) => n === null)) return null;
-  const sum2 = (xs) => xs.reduce((a, b) => a + b, 0);
-  return ir2 + 10 * sum2(l1) + 100 * sum2(ll);
-}
-function v8LoggerCosts(text4) {
-  if (!text4.includes("Logger::")) return [];
-  return inclusiveCosts(text4, (fn) => V8_LOGGER_FUNCTION.test(fn));
-}
-function inclusiveCosts(text4, isIn) {
-  return sumEventCosts(text4, (fn, callee) => isIn(fn) && !(callee !== null && isIn(callee)));
-}
-function dumpTotals(text4) {
-  const totals = /^totals: ([\d ]+)$/m.exec(text4);
-  return totals ? totals[1].trim().split(/ +/).map(Number) : null;
-}
-function dumpEvents(text4) {
-  const events = /^events: (.+)$/m.exec(text4);
-  return events ? events[1].trim().split(/ +/) : ["Ir"];
-}
-function v8HeapCosts(text4) {
-  if (!text4.includes("v8::internal::")) return [];
-  const heap = /* @__PURE__ */ new Map();
-  const isHeap = (fn) => {
-    if (!heap.has(fn)) heap.set(fn, V8_HEAP_FUNCTION.test(fn));
-    return heap.get(fn);
-  };
-  return sumEventCosts(text4, (fn, callee) => callee === null && isHeap(fn));
-}
-function sumEventCosts(text4, pick2) {
-  const names = /* @__PURE__ */ new Map();
-  const nameOf = (spec) => {
-    const m = /^\((\d+)\)(?: (.*))?$/.exec(spec);
-    if (!m) return spec;
-    if (m[2] !== void 0) names.set(m[1], m[2]);
-    return names.get(m[1]) ?? "";
-  };
-  const positions = /^positions: (.+)$/m.exec(text4)?.[1].trim().split(/ +/).length ?? 1;
-  const cost = dumpEvents(text4).map(() => 0);
-  let fn = "";
-  let callee = "";
-  let callCost = false;
-  for (const line of text4.split("\n")) {
-    if (line.startsWith("fn=")) {
-      fn = nameOf(line.slice(3));
-      callCost = false;
-    } else if (line.startsWith("cfn=")) {
-      callee = nameOf(line.slice(4));
-    } else if (line.startsWith("calls=")) {
-      callCost = true;
-    } else if (/^[\d+*-]/.test(line)) {
-      if (pick2(fn, callCost ? callee : null)) {
-        const values = line.split(" ");
-        for (let i = 0; i < cost.length; i++) cost[i] += Number(values[positions + i] ?? 0);
-      }
-      callCost = false;
-    }
-  }
-  return cost;
-}
-
-// src/count/callgrind.ts
-var JS_COUNT_FLAGS = ["--single-threaded", "--predictable", "--predictable-gc-schedule", "--hash-seed=1", "--random-seed=1"];
-var JS_NAMING_FLAGS = ["--perf-basic-prof", "--logfile=/dev/null", "--no-short-builtin-calls"];
-var GO_COUNT_ENV = { GODEBUG: "asyncpreemptoff=1", GOGC: "off", GOMAXPROCS: "1" };
-var RS_COUNT_ENV = { GLIBC_TUNABLES: "glibc.malloc.arena_max=1" };
-var COUNT_ENV = { js: {}, go: GO_COUNT_ENV, rs: RS_COUNT_ENV };
-async function findCounter() {
-  if (process.platform !== "linux" || process.arch !== "x64") {
-    return { counter: null, reason: `instruction counts need valgrind on Linux x86-64 (this is ${process.platform}-${process.arch})` };
-  }
-  const line = await toolVersion("valgrind", ["--version"]);
-  if (line === "missing") return { counter: null, reason: "valgrind is not installed (apt-get install valgrind)" };
-  return { counter: { tool: "callgrind", version: line } };
-}
-var CACHE_SIM_FLAGS = ["--cache-sim=yes", "--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"];
-function countingCommand(cmd, runner, dumpDir, o = {}) {
-  const [exe, ...rest] = cmd.argv;
-  if (!exe) throw new Error("empty runner command");
-  const jsFlags = o.names === false ? JS_COUNT_FLAGS : [...JS_COUNT_FLAGS, ...JS_NAMING_FLAGS];
-  const inner = runner === "js" ? [exe, ...jsFlags, ...rest] : [exe, ...rest];
-  return {
-    ...cmd,
-    argv: [
-      "valgrind",
-      "--tool=callgrind",
-      "--instr-atstart=no",
-      "--dump-line=no",
-      "--compress-strings=yes",
-      // What function profiles ask of the dumps (caller context): src/count/profile-options.ts.
-      ...profileCallgrindOptions(runner),
-      ...o.cacheSim ? CACHE_SIM_FLAGS : [],
-      `--callgrind-out-file=${join3(dumpDir, "callgrind.out.%p")}`,
-      // valgrind's own "==pid==" lines to a file of their own, not the console among the runner's.
-      ...o.logFile ? [`--log-file=${o.logFile}`] : [],
-      "--quiet",
-      ...inner
-    ],
-    env: { ...cmd.env, ...COUNT_ENV[runner], BEE_BENCH_COUNT: "1", BEE_BENCH_COUNT_DIR: dumpDir }
-  };
-}
-var TRIGGER = /^desc: Trigger: Client Request: bee-bench(?:-spin)? (\d+) (\d+)(?: perf-map=\d+)?$/m;
-var WALL_CLOCK_FUNCTIONS = ["runtime.sysmon", "runtime.findRunnable"];
-function parseDump(text4) {
-  const trigger = TRIGGER.exec(text4);
-  if (!trigger) return null;
-  const total = v8Costs(text4);
-  const wall = wallClockCosts(text4);
-  const costs = (total ?? []).map((n, i) => n - (wall[i] ?? 0));
-  const cycles = total === null ? null : estimatedCycles(dumpEvents(text4), costs);
-  return { unit: Number(trigger[1]), step: Number(trigger[2]), instructions: costs[0] ?? 0, ...cycles === null ? {} : { cycles } };
-}
-var isWallClock = (fn) => WALL_CLOCK_FUNCTIONS.some((w) => fn === w || fn.startsWith(`${w}'`));
-function wallClockCosts(text4) {
-  if (!WALL_CLOCK_FUNCTIONS.some((w) => text4.includes(w))) return [];
-  return inclusiveCosts(text4, isWallClock);
-}
-function readDumps(dir, figure = "instructions") {
-  const steps = /* @__PURE__ */ new Map();
-  for (const f of readdirSync2(dir).filter((name2) => name2.startsWith("callgrind.out."))) {
-    const d = parseDump(readFileSync3(join3(dir, f), "utf8"));
-    if (!d) continue;
-    const key5 = `${d.unit} ${d.step}`;
-    const seen = steps.get(key5);
-    steps.set(
-      key5,
-      seen ? {
-        ...seen,
-        instructions: seen.instructions + d.instructions,
-        ...seen.cycles === void 0 || d.cycles === void 0 ? { cycles: void 0 } : { cycles: seen.cycles + d.cycles }
-      } : d
-    );
-  }
-  const byUnit = /* @__PURE__ */ new Map();
-  for (const d of [...steps.values()].sort((a, b) => a.unit - b.unit || a.step - b.step)) {
-    const n = d[figure];
-    if (n === void 0) continue;
-    byUnit.set(d.unit, [...byUnit.get(d.unit) ?? [], n]);
-  }
-  return byUnit;
-}
-
 // src/profile/callgrind-read.ts
+var lineKey = (file2, line) => `${file2}${line}`;
+var splitLineKey = (key5) => {
+  const at2 = key5.lastIndexOf("");
+  return { file: key5.slice(0, at2), line: Number(key5.slice(at2 + 1)) };
+};
 var contextKey = (chain) => chain.join("");
 var contextFunction = (key5) => key5.split("", 1)[0];
 function splitContext(raw) {
@@ -27742,13 +34589,13 @@ function splitContext(raw) {
   const parts = [];
   let depth = 0;
   let start = 0;
-  for (let i = 0; i < raw.length; i++) {
-    const c = raw[i];
+  for (let i2 = 0; i2 < raw.length; i2++) {
+    const c = raw[i2];
     if (c === "<" || c === "(") depth++;
-    else if (c === ">" && raw[i - 1] !== "-" || c === ")") depth = Math.max(0, depth - 1);
+    else if (c === ">" && raw[i2 - 1] !== "-" || c === ")") depth = Math.max(0, depth - 1);
     else if (c === "'" && depth === 0) {
-      parts.push(raw.slice(start, i));
-      start = i + 1;
+      parts.push(raw.slice(start, i2));
+      start = i2 + 1;
     }
   }
   parts.push(raw.slice(start));
@@ -27778,26 +34625,36 @@ function readDumpProfile(text4, rename = (f) => f) {
     edges: /* @__PURE__ */ new Map(),
     reentered: /* @__PURE__ */ new Map(),
     files: /* @__PURE__ */ new Map(),
+    lines: /* @__PURE__ */ new Map(),
+    objects: /* @__PURE__ */ new Set(),
     contexts: { self: /* @__PURE__ */ new Map(), edges: /* @__PURE__ */ new Map(), reentered: /* @__PURE__ */ new Map(), chain: /* @__PURE__ */ new Map() }
   };
   const ctx = profile2.contexts;
   const fns = new Names();
   const files = new Names();
+  const objects = new Names();
+  const positions = /^positions: (.+)$/m.exec(text4)?.[1].trim().split(/ +/) ?? ["line"];
+  const lineAt = positions.indexOf("line");
+  const instrAt = positions.indexOf("instr");
+  const prev = positions.map(() => 0);
+  let object2 = "";
+  let srcFile = "";
+  let fnLines = null;
   const renamed = /* @__PURE__ */ new Map();
   const rename1 = (raw) => {
     let n = renamed.get(raw);
     if (n === void 0) renamed.set(raw, n = rename(raw));
     return n;
   };
-  const parsed = /* @__PURE__ */ new Map();
+  const parsed2 = /* @__PURE__ */ new Map();
   const read = (raw) => {
-    let r = parsed.get(raw);
+    let r = parsed2.get(raw);
     if (!r) {
       const s = splitContext(raw);
       const chain = [s.fn, ...s.callers].map(rename1);
       const node3 = contextKey(chain);
       if (!ctx.chain.has(node3)) ctx.chain.set(node3, chain);
-      parsed.set(raw, r = { fn: chain[0], node: node3, deeper: s.level > 1 });
+      parsed2.set(raw, r = { fn: chain[0], node: node3, deeper: s.level > 1 });
     }
     return r;
   };
@@ -27813,11 +34670,32 @@ function readDumpProfile(text4, rename = (f) => f) {
   for (const line of text4.split("\n")) {
     const c = line.charCodeAt(0);
     if (c >= 48 && c <= 57 || c === 43 || c === 45 || c === 42) {
-      const ir2 = Number(line.slice(line.indexOf(" ") + 1).split(" ")[0] ?? 0) || 0;
+      const fields = line.split(" ");
+      if (lineAt >= 0) {
+        const f = fields[lineAt] ?? "";
+        const p = prev[lineAt];
+        prev[lineAt] = f === "*" ? p : f[0] === "+" ? p + Number(f.slice(1)) : f[0] === "-" ? p - Number(f.slice(1)) : Number(f);
+      }
+      if (instrAt >= 0) {
+        const f = fields[instrAt] ?? "";
+        const p = prev[instrAt];
+        prev[instrAt] = f === "*" ? p : f[0] === "+" ? p + parseInt(f.slice(1), 16) : f[0] === "-" ? p - parseInt(f.slice(1), 16) : parseInt(f, 16);
+      }
+      const ir2 = Number(fields[positions.length] ?? 0) || 0;
+      const at2 = lineAt < 0 ? 0 : prev[lineAt];
+      let cost;
+      if (at2 > 0 && ir2 !== 0) {
+        fnLines ??= profile2.lines.get(fn) ?? profile2.lines.set(fn, /* @__PURE__ */ new Map()).get(fn);
+        const k = lineKey(srcFile, at2);
+        cost = fnLines.get(k);
+        if (!cost) fnLines.set(k, cost = { self: 0, calls: /* @__PURE__ */ new Map(), ...instrAt >= 0 && object2 ? { at: { object: object2, address: prev[instrAt] } } : {} });
+      }
       if (callee === null) {
         add(profile2.self, fn, ir2);
         add(ctx.self, node2, ir2);
+        if (cost) cost.self += ir2;
       } else {
+        if (cost && callee !== fn) add(cost.calls, callee, ir2);
         const deeper = read(calleeRaw).deeper;
         if (callee !== fn) {
           addEdge(profile2.edges, fn, callee, calls, ir2);
@@ -27831,10 +34709,20 @@ function readDumpProfile(text4, rename = (f) => f) {
       }
     } else if (line.startsWith("fl=")) {
       file2 = files.resolve(line.slice(3));
-    } else if (line.startsWith("fi=") || line.startsWith("fe=") || line.startsWith("cfi=") || line.startsWith("cfl=")) {
-      files.resolve(line.slice(line.indexOf("=") + 1));
+      srcFile = file2;
+    } else if (line.startsWith("fi=") || line.startsWith("fe=")) {
+      srcFile = files.resolve(line.slice(3));
+    } else if (line.startsWith("cfi=") || line.startsWith("cfl=")) {
+      files.resolve(line.slice(4));
+    } else if (line.startsWith("ob=")) {
+      object2 = objects.resolve(line.slice(3));
+      if (object2) profile2.objects.add(object2);
+    } else if (line.startsWith("cob=")) {
+      objects.resolve(line.slice(4));
     } else if (line.startsWith("fn=")) {
       const r = read(fns.resolve(line.slice(3)));
+      srcFile = file2;
+      fnLines = null;
       fn = r.fn;
       node2 = r.node;
       if (!r.deeper) firstLevel.add(node2);
@@ -27865,301 +34753,10 @@ function inclusive(p, fn) {
   return (p.self.get(fn) ?? 0) + out - (p.reentered.get(fn) ?? 0);
 }
 
-// src/profile/row-profile.ts
-function readTrigger(path) {
-  const fd = openSync(path, "r");
-  try {
-    const buf = Buffer.alloc(4096);
-    return triggerOf(buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString("utf8"));
-  } finally {
-    closeSync(fd);
-  }
-}
-function dumpsByUnit(dir) {
-  const found = [];
-  for (const f of readdirSync3(dir).filter((name2) => name2.startsWith("callgrind.out."))) {
-    const path = join4(dir, f);
-    const t = readTrigger(path);
-    if (t) found.push({ unit: t.unit, step: t.step, file: path });
-  }
-  const byUnit = /* @__PURE__ */ new Map();
-  for (const d of found.sort((a, b) => a.unit - b.unit || a.step - b.step || a.file.localeCompare(b.file))) {
-    byUnit.set(d.unit, [...byUnit.get(d.unit) ?? [], d.file]);
-  }
-  return byUnit;
-}
-var isWallClock2 = (fn) => WALL_CLOCK_FUNCTIONS.includes(fn);
-var LEFT_OUT = { go: isWallClock2, rs: () => false, js: (fn) => V8_LOGGER_FUNCTION.test(fn) };
-function withoutLeftOut(p, isLeftOut) {
-  const roots = [...p.self.keys()].filter(isLeftOut);
-  if (roots.length === 0) return;
-  const incl = new Map([...p.self.keys()].map((f) => [f, inclusive(p, f)]));
-  const self2 = new Map(p.self);
-  const edges = new Map([...p.edges].map(([f, out]) => [f, new Map(out)]));
-  const remove = (fn, ir2, path) => {
-    const whole = incl.get(fn) ?? 0;
-    if (whole <= 0 || ir2 <= 0 || path.has(fn) || isLeftOut(fn)) return;
-    const share = Math.min(1, ir2 / whole);
-    p.self.set(fn, Math.max(0, (p.self.get(fn) ?? 0) - (self2.get(fn) ?? 0) * share));
-    const next = new Set(path).add(fn);
-    for (const [callee, e] of edges.get(fn) ?? []) {
-      remove(callee, e.ir * share, next);
-      const now2 = p.edges.get(fn).get(callee);
-      p.edges.get(fn).set(callee, { calls: Math.max(0, now2.calls - e.calls * share), ir: Math.max(0, now2.ir - e.ir * share) });
-    }
-  };
-  for (const w of roots) for (const [callee, e] of edges.get(w) ?? []) remove(callee, e.ir, /* @__PURE__ */ new Set([w]));
-  const gone = new Set(roots);
-  for (const [fn, own2] of p.self) {
-    const out = [...p.edges.get(fn)?.values() ?? []].reduce((sum2, e) => sum2 + e.ir, 0);
-    if (own2 < 0.5 && out < 0.5 && (self2.get(fn) ?? 0) >= 0.5) gone.add(fn);
-  }
-  for (const fn of gone) {
-    p.self.delete(fn);
-    p.edges.delete(fn);
-    p.reentered.delete(fn);
-  }
-  for (const out of p.edges.values()) for (const [callee, e] of out) if (gone.has(callee) || e.ir < 0.5) out.delete(callee);
-}
-function withoutV8Heap(p, fnOf = (f) => f) {
-  for (const fn of p.self.keys()) if (V8_HEAP_FUNCTION.test(fnOf(fn))) p.self.set(fn, 0);
-}
-var addEdges = (into, from) => {
-  for (const [caller, out] of from) {
-    const to = into.get(caller) ?? /* @__PURE__ */ new Map();
-    into.set(caller, to);
-    for (const [callee, e] of out) {
-      const had = to.get(callee) ?? { calls: 0, ir: 0 };
-      to.set(callee, { calls: had.calls + e.calls, ir: had.ir + e.ir });
-    }
-  }
-};
-var perIteration = (edges, n) => {
-  for (const out of edges.values()) for (const [k, e] of out) out.set(k, { calls: e.calls / n, ir: e.ir / n });
-};
-function rowProfile(runner, files, symbolize) {
-  const functions = /* @__PURE__ */ new Map();
-  const edges = /* @__PURE__ */ new Map();
-  const contexts = { nodes: /* @__PURE__ */ new Map(), edges: /* @__PURE__ */ new Map() };
-  const steps = /* @__PURE__ */ new Set();
-  for (const file2 of files) {
-    const text4 = readFileSync4(file2, "utf8");
-    const d = readDumpProfile(text4, typeof symbolize === "object" ? symbolize.forDump(text4) : symbolize);
-    if (!d.trigger) continue;
-    steps.add(`${d.trigger.unit} ${d.trigger.step}`);
-    withoutLeftOut(d, LEFT_OUT[runner]);
-    withoutLeftOut(d.contexts, (node2) => LEFT_OUT[runner](contextFunction(node2)));
-    if (runner === "js") {
-      withoutV8Heap(d);
-      withoutV8Heap(d.contexts, contextFunction);
-    }
-    for (const [fn, self2] of d.self) {
-      const f = functions.get(fn) ?? { name: fn, file: d.files.get(fn) ?? "", self: 0, inclusive: 0 };
-      functions.set(fn, { ...f, self: f.self + self2, inclusive: f.inclusive + inclusive(d, fn) });
-    }
-    addEdges(edges, d.edges);
-    for (const [node2, self2] of d.contexts.self) {
-      const c = contexts.nodes.get(node2) ?? { chain: d.contexts.chain.get(node2) ?? [contextFunction(node2)], self: 0, inclusive: 0 };
-      contexts.nodes.set(node2, { ...c, self: c.self + self2, inclusive: c.inclusive + inclusive(d.contexts, node2) });
-    }
-    addEdges(contexts.edges, d.contexts.edges);
-  }
-  const n = Math.max(1, steps.size);
-  let total = 0;
-  for (const f of functions.values()) {
-    f.self /= n;
-    f.inclusive /= n;
-    total += f.self;
-  }
-  perIteration(edges, n);
-  for (const c of contexts.nodes.values()) {
-    c.self /= n;
-    c.inclusive /= n;
-  }
-  perIteration(contexts.edges, n);
-  return { runner, total, iterations: steps.size, functions, edges, contexts };
-}
-
-// src/profile/v8-symbols.ts
-import { copyFileSync, existsSync as existsSync2, readdirSync as readdirSync4, readFileSync as readFileSync5, renameSync, rmSync } from "node:fs";
-import { dirname as dirname2, isAbsolute, join as join5, relative } from "node:path";
-var LINE = /^([0-9a-f]+) ([0-9a-f]+) (.*)$/i;
-function readPerfMap(text4, file2) {
-  const entries = [];
-  const lines = text4.split("\n");
-  lines.pop();
-  let end = 0;
-  for (const [i, line] of lines.entries()) {
-    end += Buffer.byteLength(line) + 1;
-    if (line === "") continue;
-    const m = LINE.exec(line);
-    if (!m) throw new Error(`${file2}:${i + 1}: not a perf map line ('<hex start> <hex size> <name>'): ${JSON.stringify(line.slice(0, 120))}`);
-    entries.push({ start: parseInt(m[1], 16), size: parseInt(m[2], 16), name: m[3], end });
-  }
-  return entries;
-}
-var ADDRESS = /^0x([0-9a-f]+)((?:'\d+)?)$/;
-var SCRIPT_CODE = /^(?:JS|Function|LazyCompile|Script|Eval):[*~^+]?(.*?) ?((?:file:\/\/|\/|node:)\S*?)(:\d+)(:\d+)?$/;
-function packageLookup() {
-  const seen = /* @__PURE__ */ new Map();
-  const of = (dir) => {
-    if (seen.has(dir)) return seen.get(dir);
-    let found = null;
-    try {
-      const name2 = JSON.parse(readFileSync5(join5(dir, "package.json"), "utf8")).name;
-      if (typeof name2 === "string" && name2 !== "") found = { name: name2, dir };
-    } catch {
-    }
-    if (!found && dirname2(dir) !== dir) found = of(dirname2(dir));
-    seen.set(dir, found);
-    return found;
-  };
-  return of;
-}
-function readablePath(path, packageOf) {
-  const plain = path.startsWith("file://") ? decodeURIComponent(path.slice("file://".length)) : path;
-  if (!isAbsolute(plain)) return plain;
-  const inModules = plain.lastIndexOf("/node_modules/");
-  if (inModules >= 0) return plain.slice(inModules + "/node_modules/".length);
-  const pkg = packageOf(dirname2(plain));
-  return pkg ? `${pkg.name}/${relative(pkg.dir, plain)}` : plain;
-}
-function sourceLookup() {
-  const files = /* @__PURE__ */ new Map();
-  return (path, line, column) => {
-    const plain = path.startsWith("file://") ? decodeURIComponent(path.slice("file://".length)) : path;
-    if (!isAbsolute(plain)) return null;
-    if (!files.has(plain)) {
-      try {
-        files.set(plain, readFileSync5(plain, "utf8").split("\n"));
-      } catch {
-        files.set(plain, null);
-      }
-    }
-    const text4 = files.get(plain)?.[line - 1]?.slice(column - 1);
-    return text4 === void 0 ? null : text4;
-  };
-}
-var SNIPPET_CHARS = 40;
-function readableName(v8Name, packageOf, sourceAt = sourceLookup()) {
-  const script = SCRIPT_CODE.exec(v8Name);
-  if (script) {
-    const [, fn, path, line, column] = script;
-    const where = readablePath(path, packageOf);
-    if (fn) return `${fn} ${where}`;
-    const text4 = column ? sourceAt(path, Number(line.slice(1)), Number(column.slice(1))) : null;
-    if (!text4?.trim()) return `(anonymous) ${where}${line}${column ?? ""}`;
-    const flat = text4.trim().replace(/\s+/g, " ");
-    return `(anonymous) ${where} \xAB${flat.length > SNIPPET_CHARS ? `${flat.slice(0, SNIPPET_CHARS - 1)}\u2026` : flat}\xBB`;
-  }
-  if (v8Name.startsWith("Builtin:")) return `Builtins_${v8Name.slice("Builtin:".length)}`;
-  return v8Name;
-}
-function symbolizerOver(entries, count, packageOf, sourceAt = sourceLookup()) {
-  const found = /* @__PURE__ */ new Map();
-  const lookup = (address) => {
-    for (let i = count - 1; i >= 0; i--) {
-      const e = entries[i];
-      if (address >= e.start && address < e.start + e.size) return readableName(e.name, packageOf, sourceAt);
-    }
-    return null;
-  };
-  return (fn) => {
-    const m = ADDRESS.exec(fn);
-    if (!m) return fn;
-    const hex6 = m[1];
-    if (!found.has(hex6)) found.set(hex6, lookup(parseInt(hex6, 16)));
-    const name2 = found.get(hex6);
-    return name2 === null || name2 === void 0 ? fn : `${name2}${m[2]}`;
-  };
-}
-var v8PerfMapPath = (pid) => `/tmp/perf-${pid}.map`;
-var perfMapFile = (dumpDir, pid) => join5(dumpDir, `perf-${pid}.map`);
-function collectPerfMaps(dumpDir) {
-  const pids = new Set(
-    readdirSync4(dumpDir).map((f) => /^callgrind\.out\.(\d+)(?:\.\d+)?$/.exec(f)?.[1]).filter((pid) => pid !== void 0).map(Number)
-  );
-  const moved = [];
-  for (const pid of pids) {
-    const from = v8PerfMapPath(pid);
-    if (!existsSync2(from)) continue;
-    const to = perfMapFile(dumpDir, pid);
-    try {
-      renameSync(from, to);
-    } catch {
-      copyFileSync(from, to);
-      rmSync(from, { force: true });
-    }
-    moved.push(to);
-  }
-  return moved;
-}
-var PID = /^pid: (\d+)$/m;
-var MAP_LENGTH = /^desc: Trigger: Client Request: .* perf-map=(\d+)$/m;
-function dumpSymbolizers(dumpDir, packageOf = packageLookup()) {
-  const maps = /* @__PURE__ */ new Map();
-  const sourceAt = sourceLookup();
-  const mapOf = (pid) => {
-    if (!maps.has(pid)) {
-      const file2 = perfMapFile(dumpDir, Number(pid));
-      maps.set(pid, existsSync2(file2) ? readPerfMap(readFileSync5(file2, "utf8"), file2) : null);
-    }
-    return maps.get(pid);
-  };
-  return (dumpText) => {
-    const pid = PID.exec(dumpText)?.[1];
-    const entries = pid === void 0 ? null : mapOf(pid);
-    if (!entries) return (fn) => fn;
-    const length = Number(MAP_LENGTH.exec(dumpText)?.[1] ?? Infinity);
-    let lo = 0;
-    let hi = entries.length;
-    while (lo < hi) {
-      const mid = lo + hi >> 1;
-      if (entries[mid].end <= length) lo = mid + 1;
-      else hi = mid;
-    }
-    return symbolizerOver(entries, lo, packageOf, sourceAt);
-  };
-}
-
-// src/profile/callgrind-write.ts
-var oneLine = (s) => s.replace(/[\r\n]/g, " ");
-function callgrindText(p, title, name2 = (f) => f) {
-  const fileIds = /* @__PURE__ */ new Map();
-  const fnIds = /* @__PURE__ */ new Map();
-  const ref = (ids, key5) => {
-    const id = ids.get(key5);
-    if (id !== void 0) return `(${id})`;
-    ids.set(key5, ids.size + 1);
-    return `(${ids.size}) ${oneLine(key5)}`;
-  };
-  const fileOf = (fn) => p.functions.get(fn)?.file || "???";
-  const lines = [];
-  let total = 0;
-  for (const f of [...p.functions.values()].sort((a, b) => a.name.localeCompare(b.name))) {
-    const self2 = Math.round(f.self);
-    total += self2;
-    lines.push(`fl=${ref(fileIds, fileOf(f.name))}`, `fn=${ref(fnIds, name2(f.name))}`, `0 ${self2}`);
-    for (const [callee, e] of p.edges.get(f.name) ?? []) {
-      const calls = Math.max(1, Math.round(e.calls));
-      lines.push(`cfl=${ref(fileIds, fileOf(callee))}`, `cfn=${ref(fnIds, name2(callee))}`, `calls=${calls} 0`, `0 ${Math.round(e.ir)}`);
-    }
-  }
-  return [
-    "# callgrind format",
-    "version: 1",
-    "creator: bee-bench",
-    `cmd: ${oneLine(title)}`,
-    "desc: Instructions per timed iteration (the mean over the counted iterations)",
-    "positions: line",
-    "events: Ir",
-    `summary: ${total}`,
-    "",
-    ...lines,
-    `totals: ${total}`,
-    ""
-  ].join("\n");
-}
+// src/profile/source-lines.ts
+import { execFileSync } from "node:child_process";
+import { existsSync as existsSync4, readFileSync as readFileSync7 } from "node:fs";
+import { basename as basename2, dirname as dirname5, join as join7, relative as relative2 } from "node:path";
 
 // src/profile/names.ts
 var NAME_CHARS = 200;
@@ -28188,6 +34785,402 @@ var ALLOCATORS = {
 };
 var isAllocator = (runner, fn) => ALLOCATORS[runner](fn);
 
+// src/profile/source-lines.ts
+var LINES_PER_FUNCTION = 5;
+var PATH_CHARS = 160;
+var GO_CLIENT = /^github\.com\/ethswarm-tools\/bee-go(?:@[^/]+)?\//;
+var lineId = (path, line) => `${path}:${line}`;
+var splitLineId = (id) => {
+  const at2 = id.lastIndexOf(":");
+  return { path: id.slice(0, at2), line: Number(id.slice(at2 + 1)) };
+};
+var cut = (s) => s.length > PATH_CHARS ? `\u2026${s.slice(s.length - PATH_CHARS + 1)}` : s;
+function rootWith(dir, file2) {
+  for (let d = dir; ; d = dirname5(d)) {
+    if (existsSync4(join7(d, file2))) return d;
+    if (dirname5(d) === d) return null;
+  }
+}
+function sourceFile(runner, written, objects, modCache) {
+  const raw = written.replace(/^(?:\.\/)+/, "");
+  if (runner === "go") {
+    const m = GO_CLIENT.exec(raw);
+    if (!m) return { shown: cut(raw), path: null, own: false };
+    const rest = raw.slice(m[0].length);
+    for (const o of objects) {
+      const goMod = join7(dirname5(o), "go.mod");
+      if (!existsSync4(goMod)) continue;
+      const replaced = /^replace\s+github\.com\/ethswarm-tools\/bee-go\b.*=>\s*(\S+)\s*$/m.exec(readFileSync7(goMod, "utf8"))?.[1];
+      if (replaced) return { shown: cut(rest), path: join7(replaced, rest), own: true };
+    }
+    const cache2 = modCache();
+    return { shown: cut(rest), path: cache2 && raw.includes("@") ? join7(cache2, raw) : null, own: true };
+  }
+  const std = /\/rustc\/[0-9a-f]+\/(library\/.*)$/.exec(raw);
+  if (std) return { shown: cut(std[1]), path: null, own: false };
+  if (!raw.startsWith("/")) return { shown: cut(raw), path: null, own: false };
+  const root = rootWith(dirname5(raw), "Cargo.toml");
+  if (!root) return { shown: cut(basename2(raw)), path: null, own: false };
+  const manifest = readFileSync7(join7(root, "Cargo.toml"), "utf8");
+  const isClient = /^\s*name\s*=\s*"bee-rs"\s*$/m.test(manifest);
+  const rel = relative2(root, raw);
+  return { shown: cut(isClient ? rel : `${basename2(root)}/${rel}`), path: raw, own: isClient };
+}
+var goModCache;
+function moduleCache() {
+  if (goModCache === void 0) {
+    const env = process.env.GOMODCACHE ?? (process.env.GOPATH ? join7(process.env.GOPATH.split(":")[0], "pkg", "mod") : null);
+    goModCache = env ?? (process.env.HOME ? join7(process.env.HOME, "go", "pkg", "mod") : null);
+  }
+  return goModCache;
+}
+function inlinedFrames(object2, addresses) {
+  const out = /* @__PURE__ */ new Map();
+  if (addresses.length === 0 || !existsSync4(object2)) return out;
+  let text4;
+  try {
+    text4 = execFileSync("addr2line", ["-i", "-f", "-C", "-a", "-e", object2], {
+      input: addresses.map((a) => `0x${a.toString(16)}`).join("\n"),
+      encoding: "utf8",
+      maxBuffer: 256 << 20,
+      stdio: ["pipe", "pipe", "ignore"],
+      env: childEnv()
+    });
+  } catch {
+    return out;
+  }
+  let frames = null;
+  const lines = text4.split("\n");
+  for (let i2 = 0; i2 < lines.length; i2++) {
+    const l = lines[i2];
+    if (/^0x[0-9a-f]+$/.test(l)) {
+      out.set(parseInt(l, 16), frames = []);
+      continue;
+    }
+    const place = /^(.*):(\d+)(?: \(discriminator \d+\))?$/.exec(lines[i2 + 1] ?? "");
+    if (frames && l !== "" && place) {
+      if (place[1] !== "??" && Number(place[2]) > 0) frames.push({ function: l, file: place[1], line: Number(place[2]) });
+      i2++;
+    }
+  }
+  return out;
+}
+var SURFACE_DEPTH = 4;
+var placers = /* @__PURE__ */ new WeakMap();
+function placer(p) {
+  const known = placers.get(p);
+  if (known) return known;
+  const files = /* @__PURE__ */ new Map();
+  const texts = /* @__PURE__ */ new Map();
+  const client = /* @__PURE__ */ new Map();
+  const isClient = (fn) => client.get(fn) ?? client.set(fn, isClientOwn(p.runner, fn, p.functions.get(fn)?.file ?? "")).get(fn);
+  const fileOf = (file2) => {
+    let src = files.get(file2);
+    if (!src) files.set(file2, src = sourceFile(p.runner, file2, p.objects, moduleCache));
+    if (!texts.has(src.shown)) texts.set(src.shown, readText2(src.path));
+    return src;
+  };
+  const reached = /* @__PURE__ */ new Set();
+  let level = [...p.functions.keys()].filter(isClient);
+  for (let depth = 0; depth <= SURFACE_DEPTH && level.length > 0; depth++) {
+    for (const fn of level) reached.add(fn);
+    level = level.flatMap((fn) => [...p.edges.get(fn)?.keys() ?? []]).filter((fn) => !reached.has(fn) && !isClient(fn));
+  }
+  const asked = /* @__PURE__ */ new Map();
+  for (const fn of reached)
+    for (const [key5, l] of p.functions.get(fn)?.lines ?? [])
+      if (l.at && !fileOf(splitLineKey(key5).file).own) asked.set(l.at.object, (asked.get(l.at.object) ?? /* @__PURE__ */ new Set()).add(l.at.address));
+  const traced = new Map([...asked].map(([object2, addresses]) => [object2, inlinedFrames(object2, [...addresses])]));
+  const place = (key5, l) => {
+    const { file: file2, line } = splitLineKey(key5);
+    const src = fileOf(file2);
+    if (src.own || !l.at) return { src, line };
+    for (const frame of traced.get(l.at.object)?.get(l.at.address) ?? []) {
+      const inner = fileOf(frame.file);
+      if (inner.own) return { src: inner, line: frame.line, function: frame.function };
+    }
+    return { src, line };
+  };
+  const made = { isClient, place, texts };
+  placers.set(p, made);
+  return made;
+}
+function clientSourceLines(p) {
+  const out = /* @__PURE__ */ new Map();
+  const { isClient, place, texts } = placer(p);
+  const under = /* @__PURE__ */ new Map();
+  const named = /* @__PURE__ */ new Map();
+  const surfaced = (fn, depth, path) => {
+    const known = under.get(fn);
+    if (known) return known;
+    const found = { lines: /* @__PURE__ */ new Map(), client: 0 };
+    const f = p.functions.get(fn);
+    if (!f || depth > SURFACE_DEPTH || path.has(fn)) return found;
+    const next = new Set(path).add(fn);
+    for (const [key5, l] of f.lines) {
+      const { src, line, function: inlined } = place(key5, l);
+      if (inlined) named.set(lineId(src.shown, line), inlined);
+      let here = src.own ? l.self : 0;
+      for (const [callee, c] of l.calls) {
+        if (isClient(callee)) {
+          found.client += c;
+          continue;
+        }
+        if (src.own) {
+          here += c;
+          continue;
+        }
+        const whole = p.functions.get(callee)?.inclusive ?? 0;
+        if (whole <= 0) continue;
+        const below = surfaced(callee, depth + 1, next);
+        const share = Math.min(1, c / whole);
+        for (const [id, ir2] of below.lines) found.lines.set(id, (found.lines.get(id) ?? 0) + ir2 * share);
+        found.client += below.client * share;
+      }
+      if (here !== 0) found.lines.set(lineId(src.shown, line), (found.lines.get(lineId(src.shown, line)) ?? 0) + here);
+    }
+    if (depth === 1) under.set(fn, found);
+    return found;
+  };
+  for (const f of p.functions.values()) {
+    if (f.lines.size === 0 || !isClient(f.name)) continue;
+    const cost = /* @__PURE__ */ new Map();
+    const add3 = (id, ir2) => cost.set(id, (cost.get(id) ?? 0) + ir2);
+    for (const [key5, l] of f.lines) {
+      const { src, line, function: inlined } = place(key5, l);
+      const here = lineId(src.shown, line);
+      if (inlined) named.set(here, inlined);
+      let ir2 = l.self;
+      for (const [callee, c] of l.calls) {
+        if (isClient(callee)) continue;
+        const whole = p.functions.get(callee)?.inclusive ?? 0;
+        const below = whole > 0 ? surfaced(callee, 1, /* @__PURE__ */ new Set([f.name])) : { lines: /* @__PURE__ */ new Map(), client: 0 };
+        const share = whole > 0 ? Math.min(1, c / whole) : 0;
+        let rest = c - below.client * share;
+        for (const [id, ir22] of below.lines) {
+          add3(id, ir22 * share);
+          rest -= ir22 * share;
+        }
+        ir2 += Math.max(0, rest);
+      }
+      if (ir2 !== 0) add3(here, ir2);
+    }
+    for (const [id, ir2] of cost) if (Math.abs(ir2) < 1e-9) cost.delete(id);
+    if (cost.size > 0) out.set(f.name, { cost, texts, named, runner: p.runner });
+  }
+  return out;
+}
+function readText2(path) {
+  if (!path) return null;
+  try {
+    return readFileSync7(path, "utf8");
+  } catch {
+    return null;
+  }
+}
+var MATCH_LINES = 4e3;
+function matchLines(base, head2) {
+  const a = base.split("\n");
+  const b = head2.split("\n");
+  const map2 = /* @__PURE__ */ new Map();
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) map2.set(start + 1, ++start);
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) map2.set(endA--, endB--);
+  const n = endA - start;
+  const m = endB - start;
+  if (n > MATCH_LINES || m > MATCH_LINES) return null;
+  const lcs = Array.from({ length: n + 1 }, () => new Uint16Array(m + 1));
+  for (let i2 = n - 1; i2 >= 0; i2--)
+    for (let j = m - 1; j >= 0; j--) lcs[i2][j] = a[start + i2] === b[start + j] ? lcs[i2 + 1][j + 1] + 1 : Math.max(lcs[i2 + 1][j], lcs[i2][j + 1]);
+  for (let i2 = 0, j = 0; i2 < n && j < m; ) {
+    if (a[start + i2] === b[start + j]) map2.set(start + ++i2, start + ++j);
+    else if (lcs[i2 + 1][j] >= lcs[i2][j + 1]) i2++;
+    else j++;
+  }
+  return map2;
+}
+var DECLARATION = {
+  go: /^func\s+(?:\([^)]*\)\s*)?([\p{L}_][\p{L}\p{N}_]*)/u,
+  rs: /^\s*(?:pub(?:\([^)]*\))?\s+)?(?:(?:const|async|unsafe|extern(?:\s+"[^"]*")?)\s+)*fn\s+([\p{L}_][\p{L}\p{N}_]*)/u
+};
+var DECLARATION_REACH = 400;
+function enclosingFunction(runner, text4, line) {
+  const decl = DECLARATION[runner];
+  if (!decl) return void 0;
+  const lines = text4.split("\n");
+  for (let i2 = Math.min(line, lines.length) - 1; i2 >= Math.max(0, line - DECLARATION_REACH); i2--) {
+    const m = decl.exec(lines[i2]);
+    if (m) return m[1];
+  }
+  return void 0;
+}
+function placed(base, head2) {
+  const maps = /* @__PURE__ */ new Map();
+  const mapOf = (path) => {
+    if (!maps.has(path)) {
+      const bt = base.texts.get(path);
+      const ht = head2.texts.get(path);
+      const m = bt && ht && bt !== ht ? matchLines(bt, ht) : null;
+      maps.set(path, m && { toHead: m, inHead: new Set(m.values()) });
+    }
+    return maps.get(path);
+  };
+  const put = (into, key5, p, text4) => {
+    const had = into.get(key5);
+    if (had) return into.set(key5, { ...had, ir: had.ir + p.ir });
+    const source2 = text4.side.texts.get(p.file);
+    const declared = source2 ? enclosingFunction(text4.side.runner, source2, text4.line) : void 0;
+    const inlined = text4.side.named?.get(lineId(p.file, text4.line));
+    const fn = inlined?.startsWith("{") && declared ? `${declared}::${inlined}` : inlined ?? declared;
+    return into.set(key5, fn ? { ...p, function: fn } : p);
+  };
+  const out = { base: /* @__PURE__ */ new Map(), head: /* @__PURE__ */ new Map() };
+  for (const [id, ir2] of head2.cost) {
+    const { path, line } = splitLineId(id);
+    const m = mapOf(path);
+    put(
+      out.head,
+      m && !m.inHead.has(line) ? `+${id}` : id,
+      { file: path, line, ...m && !m.inHead.has(line) ? { only: "head" } : {}, ir: ir2 },
+      { side: head2, line }
+    );
+  }
+  for (const [id, ir2] of base.cost) {
+    const { path, line } = splitLineId(id);
+    const m = mapOf(path);
+    const to = m ? m.toHead.get(line) : line;
+    if (to === void 0) put(out.base, `-${id}`, { file: path, line, only: "base", ir: ir2 }, { side: base, line });
+    else put(out.base, lineId(path, to), { file: path, line: to, ...to !== line ? { baseLine: line } : {}, ir: ir2 }, { side: base, line });
+  }
+  return out;
+}
+function movedLines(base, head2, floor, spreads, again) {
+  const empty2 = { cost: /* @__PURE__ */ new Map(), texts: /* @__PURE__ */ new Map(), runner: (head2 ?? base)?.runner ?? "rs" };
+  const h = head2 ?? empty2;
+  const b = placed(base ?? empty2, h);
+  const a = again ? placed(again, h).base : null;
+  const lines = [];
+  for (const key5 of /* @__PURE__ */ new Set([...b.head.keys(), ...b.base.keys()])) {
+    const hl = b.head.get(key5);
+    const bl = b.base.get(key5);
+    const { ir: _ir, ...where } = hl ?? bl;
+    lines.push({
+      ...where,
+      ...bl?.baseLine !== void 0 ? { baseLine: bl.baseLine } : {},
+      base: bl?.ir ?? 0,
+      head: hl?.ir ?? 0,
+      again: a?.get(key5)?.ir ?? 0
+    });
+  }
+  const least = Math.max(floor, 0.5);
+  return lines.filter((l) => {
+    const d = l.head - l.base;
+    if (Math.abs(d) < least) return false;
+    if (!a) return true;
+    return Math.sign(l.head - l.again) === Math.sign(d) && Math.abs(l.head - l.again) >= least && Math.abs(d) >= spreads * Math.abs(l.again - l.base);
+  }).sort((x, y) => Math.abs(y.head - y.base) - Math.abs(x.head - x.base)).slice(0, LINES_PER_FUNCTION).map(({ again: _again, ...l }) => l);
+}
+function shownFiles(p) {
+  const cache2 = /* @__PURE__ */ new Map();
+  return (raw) => {
+    if (raw === "" || raw === "???") return raw;
+    let s = cache2.get(raw);
+    if (s === void 0) cache2.set(raw, s = sourceFile(p.runner, raw, p.objects, moduleCache).shown);
+    return s;
+  };
+}
+
+// src/profile/callgrind-write.ts
+var oneLine = (s) => s.replace(/[\r\n]/g, " ");
+function callgrindText(p, title, name2 = (f) => f) {
+  const fileIds = /* @__PURE__ */ new Map();
+  const fnIds = /* @__PURE__ */ new Map();
+  const ref2 = (ids, key5) => {
+    const id = ids.get(key5);
+    if (id !== void 0) return `(${id})`;
+    ids.set(key5, ids.size + 1);
+    return `(${ids.size}) ${oneLine(key5)}`;
+  };
+  const shown = shownFiles(p);
+  const { place } = placer(p);
+  const fileOf = (fn) => shown(p.functions.get(fn)?.file ?? "") || "???";
+  const lines = [];
+  let total = 0;
+  for (const f of [...p.functions.values()].sort((a, b) => a.name.localeCompare(b.name))) {
+    const home = fileOf(f.name);
+    lines.push(`fl=${ref2(fileIds, home)}`, `fn=${ref2(fnIds, name2(f.name))}`);
+    const byFile = /* @__PURE__ */ new Map();
+    for (const [key5, l] of f.lines) {
+      const { src, line } = place(key5, l);
+      const s = src.shown || shown(splitLineKey(key5).file) || home;
+      const at2 = byFile.get(s) ?? [];
+      byFile.set(s, at2);
+      const same = at2.find((x) => x.line === line);
+      if (!same) at2.push({ line, self: l.self, calls: new Map(l.calls) });
+      else {
+        same.self += l.self;
+        for (const [callee, ir2] of l.calls) same.calls.set(callee, (same.calls.get(callee) ?? 0) + ir2);
+      }
+    }
+    let restSelf = f.self;
+    const restCalls = new Map([...p.edges.get(f.name) ?? []].map(([callee, e]) => [callee, { ...e }]));
+    const callLines = (callee, at2, ir2) => {
+      const e = p.edges.get(f.name)?.get(callee);
+      const rest2 = restCalls.get(callee);
+      if (!e || !rest2 || e.ir <= 0) return;
+      const calls = Math.min(rest2.calls, e.calls * (ir2 / e.ir));
+      rest2.calls -= calls;
+      rest2.ir -= ir2;
+      lines.push(
+        `cfl=${ref2(fileIds, fileOf(callee))}`,
+        `cfn=${ref2(fnIds, name2(callee))}`,
+        `calls=${Math.max(1, Math.round(calls))} 0`,
+        `${at2} ${Math.round(ir2)}`
+      );
+    };
+    const files = [...byFile.keys()].sort((a, b) => a === home ? -1 : b === home ? 1 : a.localeCompare(b));
+    for (const file2 of files) {
+      if (file2 !== home) lines.push(`fi=${ref2(fileIds, file2)}`);
+      for (const l of byFile.get(file2).sort((a, b) => a.line - b.line)) {
+        const self2 = Math.round(l.self);
+        if (self2 !== 0) lines.push(`${l.line} ${self2}`);
+        total += self2;
+        restSelf -= l.self;
+        for (const [callee, ir2] of l.calls) callLines(callee, l.line, ir2);
+      }
+      if (file2 !== home) lines.push(`fe=${ref2(fileIds, home)}`);
+    }
+    const rest = Math.round(restSelf);
+    if (rest !== 0 || f.lines.size === 0) lines.push(`0 ${rest}`);
+    total += rest;
+    for (const [callee, e] of restCalls) {
+      if (Math.round(e.ir) <= 0 && f.lines.size > 0) continue;
+      lines.push(
+        `cfl=${ref2(fileIds, fileOf(callee))}`,
+        `cfn=${ref2(fnIds, name2(callee))}`,
+        `calls=${Math.max(1, Math.round(e.calls))} 0`,
+        `0 ${Math.round(e.ir)}`
+      );
+    }
+  }
+  return [
+    "# callgrind format",
+    "version: 1",
+    "creator: bee-bench",
+    `cmd: ${oneLine(title)}`,
+    "desc: Instructions per timed iteration (the mean over the counted iterations)",
+    "positions: line",
+    "events: Ir",
+    `summary: ${total}`,
+    "",
+    ...lines,
+    `totals: ${total}`,
+    ""
+  ].join("\n");
+}
+
 // src/profile/fold.ts
 var SMALLEST = 0.5;
 var SMALLEST_FOLDED_SHARE = 1e-6;
@@ -28205,7 +35198,23 @@ function flow(start, next, keep, smallest = SMALLEST) {
     for (const [to, a] of next(node2, amount)) if (a > 0) pending.set(to, (pending.get(to) ?? 0) + a);
   }
 }
-var NOT_FOLDED = { go: () => false, rs: () => false, js: (fn) => V8_HEAP_FUNCTION.test(fn) };
+var V8_COMPILER = /^v8::internal::(?:Runtime_Compile\w*|Compiler::|compiler::|maglev::|baseline::)/;
+var NOT_FOLDED = { go: () => false, rs: () => false, js: (fn) => V8_HEAP_FUNCTION.test(fn) || V8_COMPILER.test(fn) };
+var ENCLOSING = {
+  go: (fn) => {
+    const outer = fn.replace(/(?:\.(?:func|gowrap|deferwrap)\d+(?:\.\d+)*)+$/, "");
+    return outer !== fn ? outer : null;
+  },
+  rs: (fn) => {
+    const plain = fn.replace(/::h[0-9a-f]{16}$/, "");
+    const outer = plain.replace(/(?:::\{\{closure\}\})+$/, "");
+    return outer !== plain ? outer : null;
+  },
+  js: (fn) => {
+    const m = /^\(anonymous\) (\S+) «.*» in ([^«»]+)$/.exec(fn);
+    return m ? `${m[2]} ${m[1]}` : null;
+  }
+};
 function foldIntoClient(p) {
   const { nodes, edges } = p.contexts;
   const fnOf = (node2) => nodes.get(node2)?.chain[0] ?? node2;
@@ -28227,14 +35236,28 @@ function foldIntoClient(p) {
     return c;
   };
   const out = /* @__PURE__ */ new Map();
-  for (const f of p.functions.values()) if (ownFn(f.name)) out.set(f.name, { cost: f.self, via: /* @__PURE__ */ new Map(), estimated: 0 });
+  const byPlainName = /* @__PURE__ */ new Map();
+  for (const fn of p.functions.keys()) if (ownFn(fn)) byPlainName.set(fn.replace(/::h[0-9a-f]{16}$/, ""), fn);
+  const homeOf = (fn) => {
+    const outer = ENCLOSING[p.runner](fn);
+    return outer === null ? fn : byPlainName.get(outer) ?? outer;
+  };
+  for (const f of p.functions.values()) {
+    if (!ownFn(f.name)) continue;
+    const home = homeOf(f.name);
+    const line = out.get(home) ?? { cost: 0, via: /* @__PURE__ */ new Map(), estimated: 0 };
+    line.cost += f.self;
+    if (home !== f.name) line.via.set(f.name, (line.via.get(f.name) ?? 0) + f.self);
+    out.set(home, line);
+  }
   for (const node2 of nodes.keys()) {
-    const line = out.get(fnOf(node2));
+    const fn = fnOf(node2);
+    const line = ownFn(fn) ? out.get(homeOf(fn)) : void 0;
     if (!line) continue;
     const credit = (callee, ir2) => {
       line.cost += ir2;
-      const fn = fnOf(callee);
-      line.via.set(fn, (line.via.get(fn) ?? 0) + ir2);
+      const fn2 = fnOf(callee);
+      line.via.set(fn2, (line.via.get(fn2) ?? 0) + ir2);
       if (!isExact(callee)) line.estimated += ir2;
     };
     const start = new Map([...edges.get(node2) ?? []].filter(([callee]) => foldable(callee)).map(([callee, e]) => [callee, e.ir]));
@@ -28299,6 +35322,7 @@ function allocationSites(p) {
 var LIST_LENGTH = 20;
 var VIA_NAMES = 3;
 var LISTED_SHARE = NOISE_FLOOR;
+var LINE_SHARE = LISTED_SHARE / 5;
 var ALLOCATION_SHARE = 1e-3;
 var AA_SPREADS = TOLERANCE_SPREADS;
 function top(lines, floor, again, n = LIST_LENGTH) {
@@ -28323,12 +35347,20 @@ function sideLists(p) {
     line.cost += f.cost;
     line.estimated += f.estimated;
     line.inclusive += p.functions.get(fn)?.inclusive ?? 0;
+    const start = p.functions.get(fn)?.start;
+    if (start && !line.start) line.start = start;
     for (const [callee, ir2] of f.via) add2(line.via, name2(callee), ir2);
     own2.set(name2(fn), line);
   }
   const allocations = /* @__PURE__ */ new Map();
   for (const [fn, calls] of allocationSites(p)) add2(allocations, name2(fn), calls);
-  return { runner: p.runner, total: p.total, iterations: p.iterations, self: self2, own: own2, allocations, cut: null };
+  const lines = /* @__PURE__ */ new Map();
+  for (const [fn, l] of clientSourceLines(p)) {
+    const had = lines.get(name2(fn));
+    if (!had) lines.set(name2(fn), l);
+    else for (const [id, ir2] of l.cost) had.cost.set(id, (had.cost.get(id) ?? 0) + ir2);
+  }
+  return { runner: p.runner, total: p.total, iterations: p.iterations, self: self2, own: own2, allocations, lines, cut: null };
 }
 function diffProfiles(base, head2, row, baseAgain) {
   return diffLists(sideLists(base), sideLists(head2), row, baseAgain ? sideLists(baseAgain) : void 0);
@@ -28349,6 +35381,7 @@ function diffLists(base, head2, row, again) {
     const h = head2.own.get(fn);
     const change = (h?.cost ?? 0) - (b?.cost ?? 0);
     const via = keys(b?.via ?? /* @__PURE__ */ new Map(), h?.via ?? /* @__PURE__ */ new Map()).map((callee) => ({ callee, d: (h?.via.get(callee) ?? 0) - (b?.via.get(callee) ?? 0) })).filter((v) => Math.round(v.d) !== 0 && Math.sign(v.d) === Math.sign(change)).sort((x, y) => Math.abs(y.d) - Math.abs(x.d)).slice(0, VIA_NAMES).map((v) => v.callee);
+    const lines = base.lines && head2.lines && (base.lines.has(fn) || head2.lines.has(fn)) ? { lines: movedLines(base.lines.get(fn), head2.lines.get(fn), LINE_SHARE * Math.max(base.total, head2.total), AA_SPREADS, again?.lines?.get(fn)) } : {};
     return {
       name: fn,
       base: b?.cost ?? 0,
@@ -28358,6 +35391,9 @@ function diffLists(base, head2, row, again) {
       estimatedBase: b?.estimated ?? 0,
       estimatedHead: h?.estimated ?? 0,
       via,
+      ...lines,
+      // bee-js: where V8 says the function starts (head's, else base's), its only source position.
+      ...h?.start ?? b?.start ? { start: h?.start ?? b?.start } : {},
       ...status2(Boolean(b), Boolean(h))
     };
   });
@@ -28414,6 +35450,28 @@ var ProfileDiffSchema = external_exports.strictObject({
       estimatedBase: ir.optional(),
       estimatedHead: ir.optional(),
       via: external_exports.array(name).max(5),
+      /**
+       * The function's source lines whose instructions moved (source-lines.ts), largest change
+       * first: the file from the client's source root, head's line number (`baseLine` where
+       * base numbered it otherwise; `only` where one side's source lacks the line: an edited or
+       * inserted line is head's only, the line it replaced base's, numbered as base numbers
+       * it), instructions per iteration each side. Absent where the dumps have no lines for it
+       * (bee-js's JIT code, lists made before lines were recorded).
+       */
+      lines: external_exports.array(
+        external_exports.strictObject({
+          file: external_exports.string().min(1).max(PATH_CHARS),
+          line: external_exports.number().int().positive(),
+          /** The function whose source holds the line (source-lines.ts enclosingFunction): an inlined one's own name. */
+          function: name.optional(),
+          baseLine: external_exports.number().int().positive().optional(),
+          only: external_exports.enum(["base", "head"]).optional(),
+          base: ir,
+          head: ir
+        })
+      ).max(LINES_PER_FUNCTION).optional(),
+      /** A JavaScript function's start as V8's perf map gives it (bee-js has no per-line positions): head's, else base's. */
+      start: external_exports.strictObject({ file: external_exports.string().min(1).max(PATH_CHARS), line: external_exports.number().int().nonnegative() }).optional(),
       status
     })
   ).max(MAX_LINES),
@@ -28489,27 +35547,27 @@ var varint = (n) => {
   } while (v > 0n);
   return out;
 };
-var key = (field, wire) => varint(field << 3 | wire);
-var int2 = (field, n) => [...key(field, 0), ...varint(n)];
-var bytes = (field, b) => [...key(field, 2), ...varint(b.length), ...Array.from(b)];
+var key2 = (field, wire) => varint(field << 3 | wire);
+var int2 = (field, n) => [...key2(field, 0), ...varint(n)];
+var bytes = (field, b) => [...key2(field, 2), ...varint(b.length), ...Array.from(b)];
 var packed = (field, ns) => bytes(field, ns.flatMap(varint));
 function pprofBytes(stacks, name2 = (f) => f) {
   const strings = [""];
   const str = /* @__PURE__ */ new Map([["", 0]]);
   const s = (t) => {
-    let i = str.get(t);
-    if (i === void 0) {
-      i = strings.length;
+    let i2 = str.get(t);
+    if (i2 === void 0) {
+      i2 = strings.length;
       strings.push(t);
-      str.set(t, i);
+      str.set(t, i2);
     }
-    return i;
+    return i2;
   };
   const fnIds = /* @__PURE__ */ new Map();
   const fid = (fn) => {
-    let i = fnIds.get(fn);
-    if (i === void 0) fnIds.set(fn, i = fnIds.size + 1);
-    return i;
+    let i2 = fnIds.get(fn);
+    if (i2 === void 0) fnIds.set(fn, i2 = fnIds.size + 1);
+    return i2;
   };
   const out = [];
   out.push(...bytes(1, [...int2(1, s("instructions")), ...int2(2, s("count"))]));
@@ -28526,6 +35584,143 @@ function pprofBytes(stacks, name2 = (f) => f) {
   for (const t of strings) out.push(...bytes(6, Buffer.from(t, "utf8")));
   out.push(...bytes(11, [...int2(1, s("instructions")), ...int2(2, s("count"))]), ...int2(12, 1));
   return gzipSync(Buffer.from(out));
+}
+
+// src/profile/row-profile.ts
+import { closeSync, openSync, readdirSync as readdirSync4, readFileSync as readFileSync8, readSync } from "node:fs";
+import { join as join8 } from "node:path";
+function readTrigger(path) {
+  const fd = openSync(path, "r");
+  try {
+    const buf = Buffer.alloc(4096);
+    return triggerOf(buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString("utf8"));
+  } finally {
+    closeSync(fd);
+  }
+}
+function dumpsByUnit(dir) {
+  const found = [];
+  for (const f of readdirSync4(dir).filter((name2) => name2.startsWith("callgrind.out."))) {
+    const path = join8(dir, f);
+    const t = readTrigger(path);
+    if (t) found.push({ unit: t.unit, step: t.step, file: path });
+  }
+  const byUnit = /* @__PURE__ */ new Map();
+  for (const d of found.sort((a, b) => a.unit - b.unit || a.step - b.step || a.file.localeCompare(b.file))) {
+    byUnit.set(d.unit, [...byUnit.get(d.unit) ?? [], d.file]);
+  }
+  return byUnit;
+}
+var isWallClock2 = (fn) => WALL_CLOCK_FUNCTIONS.includes(fn);
+var LEFT_OUT = { go: isWallClock2, rs: () => false, js: (fn) => V8_LOGGER_FUNCTION.test(fn) };
+function withoutLeftOut(p, isLeftOut) {
+  const roots = [...p.self.keys()].filter(isLeftOut);
+  if (roots.length === 0) return;
+  const incl = new Map([...p.self.keys()].map((f) => [f, inclusive(p, f)]));
+  const self2 = new Map(p.self);
+  const edges = new Map([...p.edges].map(([f, out]) => [f, new Map(out)]));
+  const remove = (fn, ir2, path) => {
+    const whole = incl.get(fn) ?? 0;
+    if (whole <= 0 || ir2 <= 0 || path.has(fn) || isLeftOut(fn)) return;
+    const share = Math.min(1, ir2 / whole);
+    p.self.set(fn, Math.max(0, (p.self.get(fn) ?? 0) - (self2.get(fn) ?? 0) * share));
+    const next = new Set(path).add(fn);
+    for (const [callee, e] of edges.get(fn) ?? []) {
+      remove(callee, e.ir * share, next);
+      const now2 = p.edges.get(fn).get(callee);
+      p.edges.get(fn).set(callee, { calls: Math.max(0, now2.calls - e.calls * share), ir: Math.max(0, now2.ir - e.ir * share) });
+    }
+  };
+  for (const w of roots) for (const [callee, e] of edges.get(w) ?? []) remove(callee, e.ir, /* @__PURE__ */ new Set([w]));
+  const gone = new Set(roots);
+  for (const [fn, own2] of p.self) {
+    const out = [...p.edges.get(fn)?.values() ?? []].reduce((sum2, e) => sum2 + e.ir, 0);
+    if (own2 < 0.5 && out < 0.5 && (self2.get(fn) ?? 0) >= 0.5) gone.add(fn);
+  }
+  for (const fn of gone) {
+    p.self.delete(fn);
+    p.edges.delete(fn);
+    p.reentered.delete(fn);
+  }
+  for (const out of p.edges.values()) for (const [callee, e] of out) if (gone.has(callee) || e.ir < 0.5) out.delete(callee);
+}
+function withoutV8Heap(p, fnOf = (f) => f) {
+  for (const fn of p.self.keys()) if (V8_HEAP_FUNCTION.test(fnOf(fn))) p.self.set(fn, 0);
+}
+var addEdges = (into, from) => {
+  for (const [caller, out] of from) {
+    const to = into.get(caller) ?? /* @__PURE__ */ new Map();
+    into.set(caller, to);
+    for (const [callee, e] of out) {
+      const had = to.get(callee) ?? { calls: 0, ir: 0 };
+      to.set(callee, { calls: had.calls + e.calls, ir: had.ir + e.ir });
+    }
+  }
+};
+var perIteration = (edges, n) => {
+  for (const out of edges.values()) for (const [k, e] of out) out.set(k, { calls: e.calls / n, ir: e.ir / n });
+};
+function addLines(into, from) {
+  for (const [key5, l] of from ?? []) {
+    const had = into.get(key5) ?? { self: 0, calls: /* @__PURE__ */ new Map(), ...l.at ? { at: l.at } : {} };
+    had.self += l.self;
+    for (const [callee, ir2] of l.calls) had.calls.set(callee, (had.calls.get(callee) ?? 0) + ir2);
+    into.set(key5, had);
+  }
+}
+function rowProfile(runner, files, symbolize) {
+  const functions = /* @__PURE__ */ new Map();
+  const edges = /* @__PURE__ */ new Map();
+  const contexts = { nodes: /* @__PURE__ */ new Map(), edges: /* @__PURE__ */ new Map() };
+  const steps = /* @__PURE__ */ new Set();
+  const objects = /* @__PURE__ */ new Set();
+  for (const file2 of files) {
+    const text4 = readFileSync8(file2, "utf8");
+    const sym = typeof symbolize === "object" ? symbolize.forDump(text4) : symbolize;
+    const d = readDumpProfile(text4, sym);
+    if (!d.trigger) continue;
+    steps.add(`${d.trigger.unit} ${d.trigger.step}`);
+    withoutLeftOut(d, LEFT_OUT[runner]);
+    withoutLeftOut(d.contexts, (node2) => LEFT_OUT[runner](contextFunction(node2)));
+    if (runner === "js") {
+      withoutV8Heap(d);
+      withoutV8Heap(d.contexts, contextFunction);
+    }
+    for (const [fn, self2] of d.self) {
+      const f = functions.get(fn) ?? { name: fn, file: d.files.get(fn) ?? "", self: 0, inclusive: 0, lines: /* @__PURE__ */ new Map() };
+      f.self += self2;
+      f.inclusive += inclusive(d, fn);
+      addLines(f.lines, d.lines.get(fn));
+      const start = sym?.starts?.get(fn);
+      if (start && !f.start) f.start = start;
+      functions.set(fn, f);
+    }
+    for (const o of d.objects) objects.add(o);
+    addEdges(edges, d.edges);
+    for (const [node2, self2] of d.contexts.self) {
+      const c = contexts.nodes.get(node2) ?? { chain: d.contexts.chain.get(node2) ?? [contextFunction(node2)], self: 0, inclusive: 0 };
+      contexts.nodes.set(node2, { ...c, self: c.self + self2, inclusive: c.inclusive + inclusive(d.contexts, node2) });
+    }
+    addEdges(contexts.edges, d.contexts.edges);
+  }
+  const n = Math.max(1, steps.size);
+  let total = 0;
+  for (const f of functions.values()) {
+    f.self /= n;
+    f.inclusive /= n;
+    total += f.self;
+    for (const l of f.lines.values()) {
+      l.self /= n;
+      for (const [callee, ir2] of l.calls) l.calls.set(callee, ir2 / n);
+    }
+  }
+  perIteration(edges, n);
+  for (const c of contexts.nodes.values()) {
+    c.self /= n;
+    c.inclusive /= n;
+  }
+  perIteration(contexts.edges, n);
+  return { runner, total, iterations: steps.size, functions, edges, contexts, objects };
 }
 
 // src/profile/stacks.ts
@@ -28582,8 +35777,32 @@ function boundedStacks(p, name2) {
     if (bytes2 <= FOLDED_BYTES || share >= COARSEST_SHARE) return stacks;
   }
 }
+function mergeStacks(base, head2, name2) {
+  const root = { name: "all", base: 0, head: 0, children: [] };
+  const index = /* @__PURE__ */ new Map();
+  const add3 = (stack, ir2, side) => {
+    let node2 = root;
+    node2[side] += ir2;
+    for (const fn of stack) {
+      const n = name2(fn);
+      const kids = index.get(node2) ?? /* @__PURE__ */ new Map();
+      index.set(node2, kids);
+      let child = kids.get(n);
+      if (!child) {
+        child = { name: n, base: 0, head: 0, children: [] };
+        kids.set(n, child);
+        node2.children.push(child);
+      }
+      child[side] += ir2;
+      node2 = child;
+    }
+  };
+  for (const s of base) add3(s.stack, s.ir, "base");
+  for (const s of head2) add3(s.stack, s.ir, "head");
+  return root;
+}
 
-// src/profile/index.ts
+// src/profile/kept.ts
 var rowFolder = (r) => `${r.caseId}~${r.label}`.replace(/[^A-Za-z0-9._~-]/g, "_").slice(0, 120);
 function profileOf(runner, run2, row, symbolize, byUnit = dumpsByUnit(run2.dir)) {
   const unit = run2.plan.units.find((u) => u.id === row.caseId && String(u.param.label) === row.label);
@@ -28592,9 +35811,73 @@ function profileOf(runner, run2, row, symbolize, byUnit = dumpsByUnit(run2.dir))
   return rowProfile(runner, files, symbolize ?? (runner === "js" ? { forDump: dumpSymbolizers(run2.dir) } : void 0));
 }
 
+// src/profile/files.ts
+import { existsSync as existsSync5, mkdirSync as mkdirSync3, readdirSync as readdirSync5, statSync as statSync2, writeFileSync as writeFileSync3 } from "node:fs";
+import { join as join9 } from "node:path";
+var profilesDir = (outDir) => join9(outDir, "profiles");
+var sideFiles = (side) => ({ callgrind: `callgrind.out.${side}`, pprof: `${side}.pb.gz`, folded: `${side}.folded` });
+var DIFF_FILES = { json: "diff.json", html: "diff.html" };
+var ROW_FILES = [...Object.values(sideFiles("base")), ...Object.values(sideFiles("head")), ...Object.values(DIFF_FILES)];
+function writeSide(dir, side, p, title) {
+  const name2 = (fn) => displayName(p.runner, fn);
+  const stacks = boundedStacks(p, name2);
+  const files = sideFiles(side);
+  writeFileSync3(join9(dir, files.callgrind), callgrindText(p, `${title} (${side})`, name2));
+  writeFileSync3(join9(dir, files.pprof), pprofBytes(stacks, name2));
+  writeFileSync3(join9(dir, files.folded), foldedText(stacks, name2));
+  return stacks;
+}
+var diffJson = (diff) => `${JSON.stringify(diff, null, 2)}
+`;
+function writeRowProfiles(outDir, row, sides, labels, view) {
+  const dir = join9(profilesDir(outDir), rowFolder(row));
+  mkdirSync3(dir, { recursive: true });
+  const title = `${row.caseId} ${row.label}`;
+  const stacks = {
+    base: sides.base ? writeSide(dir, "base", sides.base, `${title} ${labels.base}`) : null,
+    head: sides.head ? writeSide(dir, "head", sides.head, `${title} ${labels.head}`) : null
+  };
+  if (!sides.base || !sides.head || !stacks.base || !stacks.head) return { dir, diff: null };
+  const diff = ProfileDiffSchema.parse(diffProfiles(sides.base, sides.head, row, sides.baseAgain));
+  const name2 = (fn) => displayName(sides.head.runner, fn);
+  writeFileSync3(join9(dir, DIFF_FILES.json), diffJson(diff));
+  writeFileSync3(join9(dir, DIFF_FILES.html), view(diff, mergeStacks(stacks.base, stacks.head, name2), labels));
+  return { dir, diff };
+}
+function profileAb(o) {
+  const started = performance.now();
+  const byUnit = { base: dumpsByUnit(o.base.dir), head: dumpsByUnit(o.head.dir), baseAgain: o.baseAgain && dumpsByUnit(o.baseAgain.dir) };
+  const diffs = [];
+  let unwritten = 0;
+  const problems = [];
+  for (const row of o.rows.slice(0, MAX_PROFILED_ROWS)) {
+    const base = profileOf(o.runner, o.base, row, o.symbolize?.base, byUnit.base);
+    const head2 = profileOf(o.runner, o.head, row, o.symbolize?.head, byUnit.head);
+    if (!base || !head2) continue;
+    const baseAgain = o.baseAgain && profileOf(o.runner, o.baseAgain, row, o.symbolize?.base, byUnit.baseAgain);
+    try {
+      if (folderBytes(profilesDir(o.outDir)) > MAX_PROFILE_BYTES) {
+        unwritten++;
+        diffs.push(ProfileDiffSchema.parse(diffProfiles(base, head2, row, baseAgain)));
+        continue;
+      }
+      const { diff } = writeRowProfiles(o.outDir, row, { base, head: head2, baseAgain }, o.labels, o.view);
+      if (diff) diffs.push(diff);
+    } catch (e) {
+      problems.push(`${row.caseId} ${row.label}: ${e instanceof Error ? e.message.slice(0, 300) : String(e)}`);
+    }
+  }
+  return { diffs, ms: performance.now() - started, unwritten, problems };
+}
+var MAX_PROFILE_BYTES = 16 << 20;
+function folderBytes(dir) {
+  if (!existsSync5(dir)) return 0;
+  return readdirSync5(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).reduce((sum2, e) => sum2 + statSync2(join9(e.parentPath, e.name)).size, 0);
+}
+
 // src/history/read.ts
-import { lstatSync, readdirSync as readdirSync5, readFileSync as readFileSync6 } from "node:fs";
-import { join as join6 } from "node:path";
+import { lstatSync, readdirSync as readdirSync6, readFileSync as readFileSync9 } from "node:fs";
+import { join as join10 } from "node:path";
 var RUNS_DIR = "runs";
 var HistoryLinkError = class extends Error {
   constructor(path) {
@@ -28608,15 +35891,15 @@ var HistoryLinkError = class extends Error {
 };
 function linkOnPath(root, rel) {
   const parts = rel.split("/").filter((p) => p !== "" && p !== ".");
-  for (let i = 1; i <= parts.length; i++) {
-    const at = parts.slice(0, i).join("/");
+  for (let i2 = 1; i2 <= parts.length; i2++) {
+    const at2 = parts.slice(0, i2).join("/");
     let link;
     try {
-      link = lstatSync(join6(root, at)).isSymbolicLink();
+      link = lstatSync(join10(root, at2)).isSymbolicLink();
     } catch {
       return void 0;
     }
-    if (link) return at;
+    if (link) return at2;
   }
   return void 0;
 }
@@ -28627,7 +35910,7 @@ function listRecordFiles(folder) {
   const walk2 = (rel) => {
     let entries;
     try {
-      entries = readdirSync5(join6(folder, rel), { withFileTypes: true });
+      entries = readdirSync6(join10(folder, rel), { withFileTypes: true });
     } catch (e) {
       if (e.code === "ENOENT") return;
       throw e;
@@ -28645,7 +35928,7 @@ function listRecordFiles(folder) {
 function readRecords(folder) {
   const set2 = { records: [], invalid: [] };
   for (const file2 of listRecordFiles(folder)) {
-    const got = tryParseRecord(file2, readFileSync6(join6(folder, file2), "utf8"));
+    const got = tryParseRecord(file2, readFileSync9(join10(folder, file2), "utf8"));
     if ("record" in got) set2.records.push(got);
     else set2.invalid.push(got);
   }
@@ -28725,7 +36008,7 @@ async function writeHistory(records, opts) {
 async function lockWorkdir(workdir, timeoutMs, log2) {
   const dir = resolve(workdir);
   const lockPath = `${dir}.lock`;
-  await mkdir(dirname3(dir), { recursive: true });
+  await mkdir(dirname6(dir), { recursive: true });
   const maxTimeout = 1e3;
   try {
     return await (0, import_proper_lockfile.lock)(dir, {
@@ -28746,7 +36029,7 @@ async function pushAttempts(git2, files, opts) {
   const { branch, folder, maxAttempts, backoff, log: log2, message } = opts;
   for (let attempt = 1; ; attempt++) {
     await checkoutTip(git2, branch);
-    const folderAbs = join7(opts.workdir, folder);
+    const folderAbs = join11(opts.workdir, folder);
     await refuseLinks(opts.workdir, folder);
     const written = await addRecords(folderAbs, files);
     const isRecord2 = (path) => path.startsWith(`${RUNS_DIR}/`) || path.startsWith(`${EXPERIMENTS_DIR}/`);
@@ -28757,7 +36040,7 @@ async function pushAttempts(git2, files, opts) {
     await writeDerived(folderAbs, derive(set2, opts.derive));
     const experiments = readExperiments(folderAbs);
     if (experiments.summaries.length > 0 || experiments.invalid.length > 0)
-      await writeFile(join7(folderAbs, EXPERIMENTS_DIR, EXPERIMENT_INDEX_FILE), deriveExperimentIndex(experiments.summaries, experiments.invalid));
+      await writeFile(join11(folderAbs, EXPERIMENTS_DIR, EXPERIMENT_INDEX_FILE), deriveExperimentIndex(experiments.summaries, experiments.invalid));
     await git2(["add", "--all", "--", folder]);
     const staged = await stagedChanges(git2, folder);
     const report2 = { attempts: attempt, added, present: present2, invalid: set2.invalid };
@@ -28803,14 +36086,14 @@ function setAsideFuture(set2, notAfter) {
 }
 async function refuseLinks(workdir, folder) {
   const parts = folder === "." ? [] : folder.split("/");
-  for (let i = 1; i <= parts.length; i++) {
-    const rel = parts.slice(0, i).join("/");
-    const st = await lstat(join7(workdir, rel)).catch(() => void 0);
+  for (let i2 = 1; i2 <= parts.length; i2++) {
+    const rel = parts.slice(0, i2).join("/");
+    const st = await lstat(join11(workdir, rel)).catch(() => void 0);
     if (!st) return;
     if (st.isSymbolicLink()) throw new HistoryLinkError(rel);
   }
   const walk2 = async (rel) => {
-    for (const e of await readdir(join7(workdir, rel), { withFileTypes: true })) {
+    for (const e of await readdir(join11(workdir, rel), { withFileTypes: true })) {
       const child = rel === "." ? e.name : `${rel}/${e.name}`;
       if (e.isSymbolicLink()) throw new HistoryLinkError(child);
       if (e.isDirectory() && child !== ".git") await walk2(child);
@@ -28830,7 +36113,7 @@ function defaultMessage(records, branch, experiments) {
   return [head2, "", ...paths].join("\n");
 }
 async function openClone(git2, remote) {
-  if (!existsSync3(join7(git2.cwd, ".git"))) {
+  if (!existsSync6(join11(git2.cwd, ".git"))) {
     await mkdir(git2.cwd, { recursive: true });
     await git2(["init", "-q"]);
     await git2(["remote", "add", "origin", remote]);
@@ -28885,7 +36168,7 @@ async function addRecords(folderAbs, files) {
   const added = [];
   const present2 = [];
   for (const [path, text4] of files) {
-    const abs = join7(folderAbs, path);
+    const abs = join11(folderAbs, path);
     let existing = null;
     try {
       existing = await readFile(abs, "utf8");
@@ -28893,7 +36176,7 @@ async function addRecords(folderAbs, files) {
       if (e.code !== "ENOENT") throw e;
     }
     if (existing === null) {
-      await mkdir(dirname3(abs), { recursive: true });
+      await mkdir(dirname6(abs), { recursive: true });
       await writeFile(abs, text4, { flag: "wx" });
       added.push(path);
     } else if (existing === text4) {
@@ -28912,14 +36195,14 @@ async function copySite(siteDir2, folderAbs) {
   await cp(siteDir2, folderAbs, { recursive: true, force: true });
 }
 async function writeDerived(folderAbs, derived2) {
-  await rm(join7(folderAbs, SERIES_DIR), { recursive: true, force: true });
-  await mkdir(join7(folderAbs, SERIES_DIR), { recursive: true });
-  for (const [path, text4] of derived2) await writeFile(join7(folderAbs, path), text4);
+  await rm(join11(folderAbs, SERIES_DIR), { recursive: true, force: true });
+  await mkdir(join11(folderAbs, SERIES_DIR), { recursive: true });
+  for (const [path, text4] of derived2) await writeFile(join11(folderAbs, path), text4);
 }
 async function stagedChanges(git2, folder) {
   const out = (await git2(["diff", "--cached", "--name-status", "--no-renames", "-z", "--", folder])).split("\0");
   const changes = [];
-  for (let i = 0; i + 1 < out.length; i += 2) changes.push([out[i], out[i + 1]]);
+  for (let i2 = 0; i2 + 1 < out.length; i2 += 2) changes.push([out[i2], out[i2 + 1]]);
   const under = (d) => folder === "." ? `${d}/` : `${folder}/${d}/`;
   const immutable = [RUNS_DIR, PROFILES_DIR, EXPERIMENTS_DIR].map(under);
   const derivedIndex = `${under(EXPERIMENTS_DIR)}${EXPERIMENT_INDEX_FILE}`;
@@ -28930,7 +36213,7 @@ async function stagedChanges(git2, folder) {
 
 // src/history/publish.ts
 function headCommit(dir) {
-  const out = execFileSync("git", ["-C", dir, "log", "-1", "--format=%H%x00%an%x00%cI%x00%B"], {
+  const out = execFileSync2("git", ["-C", dir, "log", "-1", "--format=%H%x00%an%x00%cI%x00%B"], {
     encoding: "utf8",
     env: childEnv(),
     stdio: ["ignore", "pipe", "ignore"]
@@ -28953,8 +36236,8 @@ function commitUrl(sha, from) {
   return `${url2.href.replace(/\.git\/?$/, "").replace(/\/+$/, "")}/commit/${sha}`;
 }
 function siteDir() {
-  const dir = join8(packageRoot(), "pages", "dist");
-  return existsSync4(join8(dir, "index.html")) ? dir : void 0;
+  const dir = join12(packageRoot(), "pages", "dist");
+  return existsSync7(join12(dir, "index.html")) ? dir : void 0;
 }
 function publishRecords(records, o) {
   return writeHistory(records, {
@@ -28984,7 +36267,7 @@ function localContext(dir, runId) {
   const run2 = { id: runId };
   try {
     const commit = headCommit(dir);
-    const branch = execFileSync("git", ["-C", dir, "rev-parse", "--abbrev-ref", "HEAD"], {
+    const branch = execFileSync2("git", ["-C", dir, "rev-parse", "--abbrev-ref", "HEAD"], {
       encoding: "utf8",
       env: childEnv(),
       stdio: ["ignore", "pipe", "ignore"]
@@ -29008,12 +36291,12 @@ function keepLocally(results, ctx, o) {
 }
 
 // src/cli/remote.ts
-import { execFileSync as execFileSync2 } from "node:child_process";
-import { existsSync as existsSync5 } from "node:fs";
+import { execFileSync as execFileSync3 } from "node:child_process";
+import { existsSync as existsSync8 } from "node:fs";
 import { resolve as resolve2 } from "node:path";
 function lsRemote(remote, patterns = []) {
   try {
-    return execFileSync2("git", ["ls-remote", "--heads", "--", remote, ...patterns], {
+    return execFileSync3("git", ["ls-remote", "--heads", "--", remote, ...patterns], {
       encoding: "utf8",
       env: childEnv(),
       stdio: ["ignore", "pipe", "ignore"],
@@ -29027,7 +36310,7 @@ var looksLocal = (remote) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(remote) && !/^[^/\
 function remoteProblem(remote, branch, publishing = false) {
   if (!looksLocal(remote)) return void 0;
   const shown = redact(remote);
-  if (!existsSync5(resolve2(remote)))
+  if (!existsSync8(resolve2(remote)))
     return `--remote ${shown}: no such folder; make a history repository there with \`git init --bare ${shown}\`, then \`bee-bench history publish --remote ${shown} out/results\``;
   if (lsRemote(remote) === null) return `--remote ${shown}: not a git repository; give a repository (make one with \`git init --bare ${shown}\`)`;
   if (branch !== void 0 && !publishing && !(lsRemote(remote, [branch]) ?? "").trim())
@@ -29036,7 +36319,7 @@ function remoteProblem(remote, branch, publishing = false) {
 }
 
 // src/cli/site-server.ts
-var LOCAL_DEFAULT = join9("out", LOCAL_HISTORY);
+var LOCAL_DEFAULT = join13("out", LOCAL_HISTORY);
 var SITE_FILES = /* @__PURE__ */ new Set(["index.html", "app.js", "app.css", "favicon.svg", "file-hint.js", "experiments.html", "experiments.js"]);
 var TYPES = {
   ".html": "text/html; charset=utf-8",
@@ -29049,22 +36332,22 @@ var SiteError = class extends Error {
 };
 function historyFolder(dir) {
   const abs = resolve3(dir);
-  if (!existsSync6(join9(abs, "index.json"))) {
+  if (!existsSync9(join13(abs, "index.json"))) {
     throw new SiteError(
-      `${dir}: no index.json here; give the history folder (the ${existsSync6(join9(abs, "bench", "index.json")) ? "bench/ folder inside it" : "folder `history publish` writes, bench/ of the history branch by default"})`
+      `${dir}: no index.json here; give the history folder (the ${existsSync9(join13(abs, "bench", "index.json")) ? "bench/ folder inside it" : "folder `history publish` writes, bench/ of the history branch by default"})`
     );
   }
   return realpathSync(abs);
 }
 function cloneHistory(remote, branch, folder) {
-  const into = mkdtempSync(join9(tmpdir(), "bee-bench-site-"));
+  const into = mkdtempSync3(join13(tmpdir2(), "bee-bench-site-"));
   try {
-    execFileSync3("git", ["clone", "--quiet", "--depth", "1", "--branch", branch, "--", remote, into], { env: childEnv(), stdio: ["ignore", "ignore", "pipe"] });
+    execFileSync4("git", ["clone", "--quiet", "--depth", "1", "--branch", branch, "--", remote, into], { env: childEnv(), stdio: ["ignore", "ignore", "pipe"] });
   } catch (e) {
     const said = e.stderr?.toString().trim().split("\n")[0];
     throw new SiteError(remoteProblem(remote, branch) ?? `cannot clone branch ${branch} of ${redact(remote)}: ${said || e.message}`);
   }
-  return historyFolder(join9(into, folder));
+  return historyFolder(join13(into, folder));
 }
 function fileFor(urlPath, history, site2) {
   let path;
@@ -29076,10 +36359,10 @@ function fileFor(urlPath, history, site2) {
   if (path === "/" || path === "") path = "/index.html";
   const rel = path.replace(/^\/+/, "");
   if (rel.split("/").some((seg) => seg === "" || seg === "." || seg === ".." || seg.startsWith("."))) return null;
-  if (SITE_FILES.has(rel)) return join9(site2, rel);
+  if (SITE_FILES.has(rel)) return join13(site2, rel);
   const file2 = resolve3(history, rel);
-  if (relative2(history, file2).startsWith("..") || !file2.startsWith(history + sep2)) return null;
-  if (!existsSync6(file2) || !statSync(file2).isFile()) return null;
+  if (relative3(history, file2).startsWith("..") || !file2.startsWith(history + sep2)) return null;
+  if (!existsSync9(file2) || !statSync3(file2).isFile()) return null;
   const real = realpathSync(file2);
   return real.startsWith(history + sep2) ? real : null;
 }
@@ -29096,7 +36379,7 @@ function serveSite(history, port) {
       res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("not found\n");
       return;
     }
-    const body = readFileSync7(file2);
+    const body = readFileSync10(file2);
     res.writeHead(200, { "content-type": TYPES[extname(file2)] ?? "application/octet-stream", "cache-control": "no-cache", "content-length": body.length });
     res.end(req.method === "HEAD" ? void 0 : body);
   });
@@ -29114,7 +36397,7 @@ function serveSite(history, port) {
 async function siteCommand(o) {
   if (o.history !== void 0 && o.remote !== void 0) throw new SiteError("site takes --history DIR or --remote URL|PATH, not both");
   const history = o.history ?? (o.remote === void 0 ? LOCAL_DEFAULT : void 0);
-  if (history === LOCAL_DEFAULT && !existsSync6(join9(resolve3(history), "index.json")))
+  if (history === LOCAL_DEFAULT && !existsSync9(join13(resolve3(history), "index.json")))
     throw new SiteError(
       `no local history in ${LOCAL_DEFAULT} yet: run \`npm run main\` (or bee-bench run) first, each run adds a point; or give --history DIR (a history folder) or --remote URL|PATH (a repository with the history branch)`
     );
@@ -29134,7 +36417,7 @@ async function siteCommand(o) {
 }
 
 // src/cli/commands/ab.ts
-import { join as join31 } from "node:path";
+import { join as join32 } from "node:path";
 
 // src/bee/preflight.ts
 var PROBE_TIMEOUT_MS = 5e3;
@@ -29145,13 +36428,13 @@ var BeeNodeError = class extends Error {
   name = "BeeNodeError";
 };
 function parseBeeTarget(url2, batchId) {
-  let parsed;
+  let parsed2;
   try {
-    parsed = new URL(url2);
+    parsed2 = new URL(url2);
   } catch {
     throw new BeeArgumentError(`--bee-url ${url2}: not a URL; give the Bee API URL, e.g. http://localhost:1633`);
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+  if (parsed2.protocol !== "http:" && parsed2.protocol !== "https:") {
     throw new BeeArgumentError(`--bee-url ${url2}: must be http(s), e.g. http://localhost:1633`);
   }
   const id = batchId.trim().replace(/^0x/i, "").toLowerCase();
@@ -29176,8 +36459,8 @@ var Batch = external_exports.object({ usable: external_exports.boolean(), exists
 var BeeMessage = external_exports.object({ message: external_exports.string() });
 function beeMessage(body) {
   try {
-    const parsed = BeeMessage.safeParse(JSON.parse(body));
-    if (parsed.success) return parsed.data.message;
+    const parsed2 = BeeMessage.safeParse(JSON.parse(body));
+    if (parsed2.success) return parsed2.data.message;
   } catch {
   }
   return body.trim().slice(0, 200);
@@ -29221,18 +36504,18 @@ async function preflight(target, timeoutMs = PROBE_TIMEOUT_MS) {
 }
 
 // src/bee/node-sides.ts
-import { existsSync as existsSync8, statSync as statSync2 } from "node:fs";
+import { existsSync as existsSync11, statSync as statSync4 } from "node:fs";
 import { resolve as resolve4 } from "node:path";
 
 // src/bee/session.ts
 import { constants } from "node:os";
 
 // src/bee/dev-node.ts
-import { execFile as execFile2, spawn as spawn2 } from "node:child_process";
-import { closeSync as closeSync2, existsSync as existsSync7, mkdtempSync as mkdtempSync2, openSync as openSync2, readFileSync as readFileSync8, rmSync as rmSync2 } from "node:fs";
+import { execFile as execFile2, spawn as spawn3 } from "node:child_process";
+import { closeSync as closeSync2, existsSync as existsSync10, mkdtempSync as mkdtempSync4, openSync as openSync2, readFileSync as readFileSync11, rmSync as rmSync4 } from "node:fs";
 import { createServer as createServer2 } from "node:net";
-import { tmpdir as tmpdir2 } from "node:os";
-import { join as join10 } from "node:path";
+import { tmpdir as tmpdir3 } from "node:os";
+import { join as join14 } from "node:path";
 
 // src/bee/api.ts
 var HealthSchema = external_exports.object({ status: external_exports.string(), version: external_exports.string().optional() });
@@ -29281,14 +36564,14 @@ async function buyBatch(baseUrl, o) {
   } catch (e) {
     throw new Error(`buying a postage batch on ${baseUrl}: POST ${path}: ${describe3(e)}`);
   }
-  let parsed;
+  let parsed2;
   try {
-    parsed = CreatedBatchSchema.safeParse(JSON.parse(body));
+    parsed2 = CreatedBatchSchema.safeParse(JSON.parse(body));
   } catch {
-    parsed = void 0;
+    parsed2 = void 0;
   }
-  if (status2 !== 201 || !parsed?.success) throw new Error(`buying a postage batch on ${baseUrl}: POST ${path} answered HTTP ${status2} ${beeMessage(body)}`);
-  const batchId = parsed.data.batchID.toLowerCase();
+  if (status2 !== 201 || !parsed2?.success) throw new Error(`buying a postage batch on ${baseUrl}: POST ${path} answered HTTP ${status2} ${beeMessage(body)}`);
+  const batchId = parsed2.data.batchID.toLowerCase();
   await poll(`postage batch ${batchId} on ${baseUrl} not usable`, { timeoutMs: o.timeoutMs }, async () => {
     await preflight({ url: baseUrl, batchId });
     return true;
@@ -29370,11 +36653,11 @@ function devNodeEnv(home, from = process.env) {
 }
 var lastLines2 = (text4, n = 30) => text4.trimEnd().split("\n").slice(-n).join("\n");
 async function launchBinary(path, port, cleanup, log2) {
-  if (!existsSync7(path)) throw new Error(`--bee-binary ${path}: no such file`);
-  const home = mkdtempSync2(join10(tmpdir2(), "bee-bench-dev-"));
-  const logFile = join10(home, "bee.log");
+  if (!existsSync10(path)) throw new Error(`--bee-binary ${path}: no such file`);
+  const home = mkdtempSync4(join14(tmpdir3(), "bee-bench-dev-"));
+  const logFile = join14(home, "bee.log");
   const fd = openSync2(logFile, "a");
-  const child = spawn2(path, ["dev", `--api-addr=127.0.0.1:${port}`], { cwd: home, env: devNodeEnv(home), stdio: ["ignore", fd, fd], detached: true });
+  const child = spawn3(path, ["dev", `--api-addr=127.0.0.1:${port}`], { cwd: home, env: devNodeEnv(home), stdio: ["ignore", fd, fd], detached: true });
   closeSync2(fd);
   let ended;
   const exited = new Promise((resolve24) => {
@@ -29404,13 +36687,13 @@ async function launchBinary(path, port, cleanup, log2) {
       }
       log2(`bee: stopped process ${child.pid}`);
     }
-    rmSync2(home, { recursive: true, force: true });
+    rmSync4(home, { recursive: true, force: true });
   });
   return {
     url: `http://127.0.0.1:${port}`,
     what: `process ${child.pid ?? "(not started)"} (${path})`,
     gone: () => ended,
-    logTail: async () => lastLines2(readFileSync8(logFile, "utf8"))
+    logTail: async () => lastLines2(readFileSync11(logFile, "utf8"))
   };
 }
 function dockerCommand(docker, args, timeoutMs) {
@@ -29453,14 +36736,14 @@ async function startDevNode(o, cleanup) {
   const port = o.port ?? await freePort();
   const launched = o.how.kind === "docker" ? await launchDocker(o.how.docker ?? "docker", port, cleanup, o) : await launchBinary(o.how.path, port, cleanup, o.log);
   try {
-    const version3 = await waitForHealth(launched.url, { timeoutMs: o.healthTimeoutMs ?? DEV_NODE_DEFAULTS.healthTimeoutMs, gone: launched.gone });
+    const version4 = await waitForHealth(launched.url, { timeoutMs: o.healthTimeoutMs ?? DEV_NODE_DEFAULTS.healthTimeoutMs, gone: launched.gone });
     const batchId = await buyBatch(launched.url, {
       amount: DEV_NODE_DEFAULTS.batchAmount,
       depth: DEV_NODE_DEFAULTS.batchDepth,
       timeoutMs: o.batchTimeoutMs ?? DEV_NODE_DEFAULTS.batchTimeoutMs
     });
-    o.log(`bee: dev node ${version3} at ${launched.url} (${launched.what}), batch ${batchId}`);
-    return { url: launched.url, batchId, version: version3, what: launched.what };
+    o.log(`bee: dev node ${version4} at ${launched.url} (${launched.what}), batch ${batchId}`);
+    return { url: launched.url, batchId, version: version4, what: launched.what };
   } catch (e) {
     const tail = await launched.logTail().catch(() => "");
     throw new Error(`${e instanceof Error ? e.message : String(e)}${tail ? `
@@ -29474,18 +36757,18 @@ var SIGNALS = ["SIGINT", "SIGTERM"];
 function withDevNode(o, work) {
   return withDevNodes([o], ([node2]) => work(node2));
 }
-async function withDevNodes(list2, work) {
-  if (list2.length === 0) return work([]);
-  const o = list2[0];
+async function withDevNodes(list3, work) {
+  if (list3.length === 0) return work([]);
+  const o = list3[0];
   const cleanup = new Cleanup();
   const onSignal = (signal) => {
-    o.log(`bee: ${signal} received: stopping the dev node${list2.length > 1 ? "s" : ""} before exiting`);
+    o.log(`bee: ${signal} received: stopping the dev node${list3.length > 1 ? "s" : ""} before exiting`);
     void cleanup.run().finally(() => process.exit(128 + (constants.signals[signal] ?? 0)));
   };
   for (const s of SIGNALS) process.on(s, onSignal);
   try {
     const nodes = [];
-    for (const one of list2) nodes.push(await startDevNode(one, cleanup));
+    for (const one of list3) nodes.push(await startDevNode(one, cleanup));
     return await work(nodes);
   } finally {
     await cleanup.run();
@@ -29505,7 +36788,7 @@ function parseNodeSpec(value, batchId, flag, batchFlag, cwd = process.cwd()) {
     }
   }
   const path = resolve4(cwd, v);
-  if (!existsSync8(path) || !statSync2(path).isFile())
+  if (!existsSync11(path) || !statSync4(path).isFile())
     throw new BeeArgumentError(
       `${flag} ${v}: no such file (${path}); give a Bee executable that has \`bee dev\` (Bee \u2264 2.8.0) or an http(s) URL of a running node`
     );
@@ -29524,8 +36807,8 @@ async function withNodeSides(specs, o, work) {
         const n = devNodes[started.indexOf(s)];
         out[s] = { url: n.url, batchId: n.batchId, version: n.version, how: `dev node of ${spec.path}` };
       } else {
-        const { version: version3 } = await preflight(spec.target);
-        out[s] = { ...spec.target, version: version3, how: `node at ${spec.target.url}` };
+        const { version: version4 } = await preflight(spec.target);
+        out[s] = { ...spec.target, version: version4, how: `node at ${spec.target.url}` };
       }
       o.log(`${s} node: Bee ${out[s].version} (${out[s].how})`);
     }
@@ -29536,10 +36819,6 @@ async function withNodeSides(specs, o, work) {
 // src/ab/run.ts
 import { rmSync as rmSync9 } from "node:fs";
 import { resolve as resolve7 } from "node:path";
-
-// src/pipeline/profiles.ts
-import { existsSync as existsSync9, mkdirSync, readdirSync as readdirSync6, statSync as statSync3, writeFileSync } from "node:fs";
-import { join as join11 } from "node:path";
 
 // src/report/escape.ts
 var MD_ENTITIES = {
@@ -29601,7 +36880,7 @@ function mdCode(value) {
 }
 function mdProse(value) {
   const parts = String(value ?? "").split(/`([^`\r\n]+)`/);
-  return parts.map((p, i) => i % 2 === 1 ? `<code>${htmlText(p).replace(/\|/g, "&#124;")}</code>` : mdText(p)).join("");
+  return parts.map((p, i2) => i2 % 2 === 1 ? `<code>${htmlText(p).replace(/\|/g, "&#124;")}</code>` : mdText(p)).join("");
 }
 function htmlText(value) {
   return noBidi(String(value ?? "")).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -29650,11 +36929,11 @@ ${o.body}
 `;
 }
 
-// src/report/render/md.ts
+// src/report/render/md-blocks.ts
 var RULE = { left: "---", right: "---:", center: ":---:" };
 function mdTable(headers, rows, align = []) {
   const line = (cells) => `| ${cells.map((c) => c === "" ? "\u2014" : c).join(" | ")} |`;
-  const rule = `|${headers.map((_, i) => RULE[align[i] ?? "left"]).join("|")}|`;
+  const rule = `|${headers.map((_, i2) => RULE[align[i2] ?? "left"]).join("|")}|`;
   return [line(headers), rule, ...rows.map(line)].join("\n");
 }
 function mdQuote(lines) {
@@ -29674,6 +36953,7 @@ function mdBlocks(blocks) {
 
 // src/report/render/profile-details.ts
 var DETAIL_LINES = 5;
+var SOURCE_LINES_SHOWN = 3;
 var PROFILE_NOTE = "Figures are instructions per timed iteration under callgrind, not time; a row flagged by wall time alone (cache, I/O, contention) has no function list.";
 var signed = (n) => `${n > 0 ? "+" : n < 0 ? "\u2212" : ""}${formatCount(Math.abs(n))}`;
 var rowChange = (d) => d.total.head - d.total.base;
@@ -29697,17 +36977,36 @@ function estimatedShare(l) {
   if (Math.abs(est) < 0.5 || change === 0) return "exact";
   return `${formatPercent(Math.min(1, Math.abs(est / change)))} estimated`;
 }
+var NO_JS_LINES = "no line positions within it (V8 gives none for JIT code)";
+var fnTail = (name2) => name2.replace(/<.*>|\(.*\)/g, "").split(/::|\./).at(-1) ?? name2;
+function sourceLineTexts(runner, l, n, code) {
+  if (l.lines === void 0) {
+    if (runner !== "js") return "\u2014";
+    return l.start ? [`starts at ${code(`${l.start.file}:${l.start.line}`)}; ${NO_JS_LINES}`] : NO_JS_LINES;
+  }
+  if (l.lines.length === 0) return "no single line moved past the floor";
+  return l.lines.slice(0, n).map((s) => {
+    const note = s.only === "head" ? " (new in head)" : s.only === "base" ? " (base\u2019s, gone in head)" : s.baseLine !== void 0 ? ` (base :${s.baseLine})` : "";
+    const inlined = s.function && fnTail(l.name) !== s.function ? ` in ${code(s.function)}` : "";
+    return `${code(`${s.file}:${s.line}`)}${inlined}${note} ${signed(s.head - s.base)}`;
+  });
+}
 function ownTable(d) {
+  const lines = (l) => {
+    const t = sourceLineTexts(d.runner, l, SOURCE_LINES_SHOWN, mdCode);
+    return typeof t === "string" ? mdText(t) : t.join("<br>");
+  };
   return mdTable(
-    ["client function (outside callees folded in)", "change", "of the row", "by proportion", "via"],
+    ["client function (outside callees folded in)", "change", "of the row", "by proportion", "via", "moved source lines"],
     d.own.slice(0, DETAIL_LINES).map((l) => [
       fnName(l.name, l.status),
       signed(l.head - l.base),
       ofRow(d, l.head - l.base),
       estimatedShare(l),
-      l.via.length > 0 ? l.via.map((v) => mdCode(v)).join(", ") : "\u2014"
+      l.via.length > 0 ? l.via.map((v) => mdCode(v)).join(", ") : "\u2014",
+      lines(l)
     ]),
-    ["left", "right", "right", "right", "left"]
+    ["left", "right", "right", "right", "left", "left"]
   );
 }
 function allocationTable(d) {
@@ -29740,10 +37039,10 @@ function renderProfileSection(diffs, budget, files = "Full profiles (callgrind, 
 
 <sub>${PROFILE_NOTE}${files ? ` ${files}` : ""}</sub>`;
   const levels = diffs.map(() => 2);
-  const weakest = diffs.map((d, i) => ({ i, w: d.total.base > 0 ? Math.abs(rowChange(d)) / d.total.base : 0 })).sort((a, b) => a.w - b.w);
+  const weakest = diffs.map((d, i2) => ({ i: i2, w: d.total.base > 0 ? Math.abs(rowChange(d)) / d.total.base : 0 })).sort((a, b) => a.w - b.w);
   const render = () => {
     const trimmed = levels.filter((l) => l < 2).length;
-    const parts = diffs.map((d, i) => renderRow(d, levels[i])).filter((s) => s !== null);
+    const parts = diffs.map((d, i2) => renderRow(d, levels[i2])).filter((s) => s !== null);
     if (parts.length === 0) return null;
     const note = trimmed > 0 ? `
 
@@ -29753,10 +37052,10 @@ function renderProfileSection(diffs, budget, files = "Full profiles (callgrind, 
 ${parts.join("\n\n")}${note}`;
   };
   for (const target of [1, 0]) {
-    for (const { i } of weakest) {
+    for (const { i: i2 } of weakest) {
       const out2 = render();
       if (out2 === null || out2.length <= budget) return out2;
-      levels[i] = target;
+      levels[i2] = target;
     }
   }
   const out = render();
@@ -29764,30 +37063,6 @@ ${parts.join("\n\n")}${note}`;
 }
 
 // src/report/render/profile-html.ts
-function mergeStacks(base, head2, name2) {
-  const root = { name: "all", base: 0, head: 0, children: [] };
-  const index = /* @__PURE__ */ new Map();
-  const add3 = (stack, ir2, side) => {
-    let node2 = root;
-    node2[side] += ir2;
-    for (const fn of stack) {
-      const n = name2(fn);
-      const kids = index.get(node2) ?? /* @__PURE__ */ new Map();
-      index.set(node2, kids);
-      let child = kids.get(n);
-      if (!child) {
-        child = { name: n, base: 0, head: 0, children: [] };
-        kids.set(n, child);
-        node2.children.push(child);
-      }
-      child[side] += ir2;
-      node2 = child;
-    }
-  };
-  for (const s of base) add3(s.stack, s.ir, "base");
-  for (const s of head2) add3(s.stack, s.ir, "head");
-  return root;
-}
 var WIDTH = 1200;
 var ROW = 18;
 var NARROWEST = 0.5;
@@ -29837,6 +37112,10 @@ function table(headers, rows) {
   return `<table><thead><tr>${headers.map((h) => `<th>${htmlText(h)}</th>`).join("")}</tr></thead><tbody>${rows.map((r) => `<tr>${r.join("")}</tr>`).join("")}</tbody></table>`;
 }
 var td = (text4, c = "") => `<td${c ? ` class="${c}"` : ""}>${htmlText(text4)}</td>`;
+function linesCell(runner, l) {
+  const t = sourceLineTexts(runner, l, Number.POSITIVE_INFINITY, (s) => `<code>${htmlText(s)}</code>`);
+  return typeof t === "string" ? `<td class="muted">${htmlText(t)}</td>` : `<td class="lines">${t.join("<br>")}</td>`;
+}
 var fnCell = (name2, status2) => `<td><code>${htmlText(name2)}</code>${status2 ? ` <span class="tag">${htmlText(status2)}</span>` : ""}</td>`;
 function renderProfileHtml(d, root, sides) {
   const whole = d.total.head - d.total.base;
@@ -29853,7 +37132,8 @@ function renderProfileHtml(d, root, sides) {
     td(signed2(l.head - l.base), `n ${cls(l.head - l.base)}`),
     td(d.total.base > 0 ? formatChange(1 + (l.head - l.base) / d.total.base) : "\u2014", "n"),
     td(estimatedShare(l), "n"),
-    td(l.via.join(", ") || "\u2014")
+    td(l.via.join(", ") || "\u2014"),
+    linesCell(d.runner, l)
   ]);
   const allocRows = (d.allocations ?? []).map((l) => [
     fnCell(l.name),
@@ -29872,7 +37152,7 @@ function renderProfileHtml(d, root, sides) {
 <p class="muted">Instructions under callgrind, not time: a row flagged by wall time alone (cache, I/O, contention) has no function list. Frames are as wide as the larger side; <span class="more">red = more instructions in head</span>, <span class="less">blue = fewer</span>. Stacks below the first call are in proportion to callgrind's caller \u2192 callee edges.</p>
 <section><h2>Call tree, head against base</h2><div class="scroll">${svg}</div></section>
 <section><h2>Functions by change in their own instructions</h2>${table(["function", "base", "head", "change", "share of the row\u2019s change"], selfRows)}</section>
-<section><h2>The client's functions (callees outside the client folded in)</h2>${table(["function", "change", "of the row", "by proportion", "via"], ownRows)}</section>
+<section><h2>The client's functions (callees outside the client folded in)</h2>${table(["function", "change", "of the row", "by proportion", "via", "moved source lines"], ownRows)}</section>
 <section><h2>Allocation sites (calls into the allocator per iteration)</h2>${d.allocations === null ? '<p class="muted">V8 allocates inline in JIT-compiled code: callgrind sees no allocator calls to attribute.</p>' : table(["site", "base", "head", "change"], allocRows)}</section>
 </main>`
   });
@@ -29889,107 +37169,46 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; fo
 .scroll { overflow-x: auto; border: 1px solid var(--border); background: var(--bg-card); }
 svg.flame text { font: 11px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; fill: #1f2328; pointer-events: none; }
 table { border-collapse: collapse; width: 100%; } th, td { border-bottom: 1px solid var(--border); padding: 0.25rem 0.5rem; text-align: left; vertical-align: top; }
+td.lines { white-space: nowrap; font-variant-numeric: tabular-nums; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .tag { font-size: 0.8em; border: 1px solid var(--border); border-radius: 3px; padding: 0 0.3em; color: var(--muted); }
 `;
 
-// src/pipeline/profiles.ts
-var profilesDir = (outDir) => join11(outDir, "profiles");
-var sideFiles = (side) => ({ callgrind: `callgrind.out.${side}`, pprof: `${side}.pb.gz`, folded: `${side}.folded` });
-var DIFF_FILES = { json: "diff.json", html: "diff.html" };
-var ROW_FILES = [...Object.values(sideFiles("base")), ...Object.values(sideFiles("head")), ...Object.values(DIFF_FILES)];
-function writeSide(dir, side, p, title) {
-  const name2 = (fn) => displayName(p.runner, fn);
-  const stacks = boundedStacks(p, name2);
-  const files = sideFiles(side);
-  writeFileSync(join11(dir, files.callgrind), callgrindText(p, `${title} (${side})`, name2));
-  writeFileSync(join11(dir, files.pprof), pprofBytes(stacks, name2));
-  writeFileSync(join11(dir, files.folded), foldedText(stacks, name2));
-  return stacks;
-}
-var diffJson = (diff) => `${JSON.stringify(diff, null, 2)}
-`;
-function writeRowProfiles(outDir, row, sides, labels) {
-  const dir = join11(profilesDir(outDir), rowFolder(row));
-  mkdirSync(dir, { recursive: true });
-  const title = `${row.caseId} ${row.label}`;
-  const stacks = {
-    base: sides.base ? writeSide(dir, "base", sides.base, `${title} ${labels.base}`) : null,
-    head: sides.head ? writeSide(dir, "head", sides.head, `${title} ${labels.head}`) : null
-  };
-  if (!sides.base || !sides.head || !stacks.base || !stacks.head) return { dir, diff: null };
-  const diff = ProfileDiffSchema.parse(diffProfiles(sides.base, sides.head, row, sides.baseAgain));
-  const name2 = (fn) => displayName(sides.head.runner, fn);
-  writeFileSync(join11(dir, DIFF_FILES.json), diffJson(diff));
-  writeFileSync(join11(dir, DIFF_FILES.html), renderProfileHtml(diff, mergeStacks(stacks.base, stacks.head, name2), labels));
-  return { dir, diff };
-}
-function profileAb(o) {
-  const started = performance.now();
-  const byUnit = { base: dumpsByUnit(o.base.dir), head: dumpsByUnit(o.head.dir), baseAgain: o.baseAgain && dumpsByUnit(o.baseAgain.dir) };
-  const diffs = [];
-  let unwritten = 0;
-  const problems = [];
-  for (const row of o.rows.slice(0, MAX_PROFILED_ROWS)) {
-    const base = profileOf(o.runner, o.base, row, o.symbolize?.base, byUnit.base);
-    const head2 = profileOf(o.runner, o.head, row, o.symbolize?.head, byUnit.head);
-    if (!base || !head2) continue;
-    const baseAgain = o.baseAgain && profileOf(o.runner, o.baseAgain, row, o.symbolize?.base, byUnit.baseAgain);
-    try {
-      if (folderBytes(profilesDir(o.outDir)) > MAX_PROFILE_BYTES) {
-        unwritten++;
-        diffs.push(ProfileDiffSchema.parse(diffProfiles(base, head2, row, baseAgain)));
-        continue;
-      }
-      const { diff } = writeRowProfiles(o.outDir, row, { base, head: head2, baseAgain }, o.labels);
-      if (diff) diffs.push(diff);
-    } catch (e) {
-      problems.push(`${row.caseId} ${row.label}: ${e instanceof Error ? e.message.slice(0, 300) : String(e)}`);
-    }
-  }
-  return { diffs, ms: performance.now() - started, unwritten, problems };
-}
-var MAX_PROFILE_BYTES = 16 << 20;
-function folderBytes(dir) {
-  if (!existsSync9(dir)) return 0;
-  return readdirSync6(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).reduce((sum2, e) => sum2 + statSync3(join11(e.parentPath, e.name)).size, 0);
-}
-
 // src/build/index.ts
-import { appendFileSync, existsSync as existsSync12, mkdirSync as mkdirSync5, readdirSync as readdirSync8, readFileSync as readFileSync14, rmSync as rmSync6, writeFileSync as writeFileSync5 } from "node:fs";
-import { join as join19, relative as relative4, resolve as resolve6 } from "node:path";
+import { appendFileSync, existsSync as existsSync14, mkdirSync as mkdirSync7, readdirSync as readdirSync8, readFileSync as readFileSync17, rmSync as rmSync8, writeFileSync as writeFileSync7 } from "node:fs";
+import { join as join22, relative as relative5, resolve as resolve6 } from "node:path";
 
 // src/build/hash.ts
-import { createHash as createHash2 } from "node:crypto";
-import { readdirSync as readdirSync7, readFileSync as readFileSync9 } from "node:fs";
-import { join as join12, relative as relative3 } from "node:path";
+import { createHash as createHash3 } from "node:crypto";
+import { readdirSync as readdirSync7, readFileSync as readFileSync12 } from "node:fs";
+import { join as join15, relative as relative4 } from "node:path";
 var SKIP = /* @__PURE__ */ new Set(["node_modules", "target", ".git", "bin", "dist-test"]);
 function walk(root, dir, h) {
   const entries = readdirSync7(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
   for (const e of entries) {
     if (SKIP.has(e.name)) continue;
-    const full = join12(dir, e.name);
+    const full = join15(dir, e.name);
     if (e.isDirectory()) walk(root, full, h);
     else if (e.isFile()) {
-      h.update(relative3(root, full)).update("\0").update(readFileSync9(full)).update("\0");
+      h.update(relative4(root, full)).update("\0").update(readFileSync12(full)).update("\0");
     }
   }
 }
 function treeHash(root) {
-  const h = createHash2("sha256");
+  const h = createHash3("sha256");
   walk(root, root, h);
   return h.digest("hex");
 }
 function hashParts(parts) {
-  const h = createHash2("sha256");
+  const h = createHash3("sha256");
   for (const p of parts) h.update(p).update("\0");
   return h.digest("hex").slice(0, 16);
 }
 
 // src/build/lock.ts
-import { mkdirSync as mkdirSync2, readFileSync as readFileSync10, rmSync as rmSync3, statSync as statSync4, writeFileSync as writeFileSync2 } from "node:fs";
+import { mkdirSync as mkdirSync4, readFileSync as readFileSync13, rmSync as rmSync5, statSync as statSync5, writeFileSync as writeFileSync4 } from "node:fs";
 import { hostname as hostname3 } from "node:os";
-import { dirname as dirname4, join as join13 } from "node:path";
+import { dirname as dirname7, join as join16 } from "node:path";
 import { setTimeout as sleep2 } from "node:timers/promises";
 var POLL_MS = 250;
 var lockOf = (dir) => `${dir}.lock`;
@@ -29997,17 +37216,17 @@ var UNWRITTEN_MS = 1e4;
 function holderRuns(lock2) {
   let text4;
   try {
-    text4 = readFileSync10(join13(lock2, "holder"), "utf8");
+    text4 = readFileSync13(join16(lock2, "holder"), "utf8");
   } catch {
     try {
-      return Date.now() - statSync4(lock2).mtimeMs < UNWRITTEN_MS;
+      return Date.now() - statSync5(lock2).mtimeMs < UNWRITTEN_MS;
     } catch {
       return false;
     }
   }
-  const at = text4.lastIndexOf(" ");
-  const pid = Number(text4.slice(at + 1));
-  if (text4.slice(0, at) !== hostname3() || !Number.isInteger(pid) || pid <= 0) return false;
+  const at2 = text4.lastIndexOf(" ");
+  const pid = Number(text4.slice(at2 + 1));
+  if (text4.slice(0, at2) !== hostname3() || !Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
     return true;
@@ -30017,17 +37236,17 @@ function holderRuns(lock2) {
 }
 async function withFolderLock(dir, log2, work) {
   const lock2 = lockOf(dir);
-  mkdirSync2(dirname4(lock2), { recursive: true });
+  mkdirSync4(dirname7(lock2), { recursive: true });
   let said = false;
   for (; ; ) {
     try {
-      mkdirSync2(lock2, { recursive: false });
+      mkdirSync4(lock2, { recursive: false });
       break;
     } catch (e) {
       if (e.code !== "EEXIST") throw e;
     }
     if (!holderRuns(lock2)) {
-      rmSync3(lock2, { recursive: true, force: true });
+      rmSync5(lock2, { recursive: true, force: true });
       continue;
     }
     if (!said) log2(`waiting for another build of ${dir} to finish`);
@@ -30035,57 +37254,57 @@ async function withFolderLock(dir, log2, work) {
     await sleep2(POLL_MS);
   }
   try {
-    writeFileSync2(join13(lock2, "holder"), `${hostname3()} ${process.pid}`);
+    writeFileSync4(join16(lock2, "holder"), `${hostname3()} ${process.pid}`);
     return await work();
   } finally {
-    rmSync3(lock2, { recursive: true, force: true });
+    rmSync5(lock2, { recursive: true, force: true });
   }
 }
 
 // src/build/go.ts
-import { execFile as execFile3, execFileSync as execFileSync5 } from "node:child_process";
-import { cpSync, mkdtempSync as mkdtempSync3, readFileSync as readFileSync12, rmSync as rmSync4 } from "node:fs";
-import { tmpdir as tmpdir3 } from "node:os";
-import { join as join15 } from "node:path";
+import { execFile as execFile3, execFileSync as execFileSync6 } from "node:child_process";
+import { cpSync, mkdtempSync as mkdtempSync5, readFileSync as readFileSync15, rmSync as rmSync6 } from "node:fs";
+import { tmpdir as tmpdir4 } from "node:os";
+import { join as join18 } from "node:path";
 
 // src/build/go-map-seed.ts
-import { execFileSync as execFileSync4 } from "node:child_process";
-import { existsSync as existsSync10, mkdirSync as mkdirSync3, readFileSync as readFileSync11, writeFileSync as writeFileSync3 } from "node:fs";
-import { join as join14 } from "node:path";
+import { execFileSync as execFileSync5 } from "node:child_process";
+import { existsSync as existsSync12, mkdirSync as mkdirSync5, readFileSync as readFileSync14, writeFileSync as writeFileSync5 } from "node:fs";
+import { join as join17 } from "node:path";
 var SEED_DRAW = /m\.seed = uintptr\(rand\(\)\)/g;
 function goMapSource() {
-  const goroot = execFileSync4("go", ["env", "GOROOT"], { encoding: "utf8", env: childEnv() }).trim();
-  return join14(goroot, "src", "internal", "runtime", "maps", "map.go");
+  const goroot = execFileSync5("go", ["env", "GOROOT"], { encoding: "utf8", env: childEnv() }).trim();
+  return join17(goroot, "src", "internal", "runtime", "maps", "map.go");
 }
 function mapSeedOverlay(dir, source2 = goMapSource()) {
-  if (!existsSync10(source2)) return { overlay: null, reason: `${source2} does not exist (Go before 1.24 keeps maps elsewhere)` };
-  const text4 = readFileSync11(source2, "utf8");
+  if (!existsSync12(source2)) return { overlay: null, reason: `${source2} does not exist (Go before 1.24 keeps maps elsewhere)` };
+  const text4 = readFileSync14(source2, "utf8");
   const patched = text4.replace(SEED_DRAW, "m.seed = 0");
   if (patched === text4) return { overlay: null, reason: `${source2} draws no per-map seed as "m.seed = uintptr(rand())"` };
-  mkdirSync3(dir, { recursive: true });
-  const replacement = join14(dir, "map.go");
-  writeFileSync3(replacement, patched);
-  const overlay = join14(dir, "overlay.json");
-  writeFileSync3(overlay, JSON.stringify({ Replace: { [source2]: replacement } }));
+  mkdirSync5(dir, { recursive: true });
+  const replacement = join17(dir, "map.go");
+  writeFileSync5(replacement, patched);
+  const overlay = join17(dir, "overlay.json");
+  writeFileSync5(overlay, JSON.stringify({ Replace: { [source2]: replacement } }));
   return { overlay };
 }
 
 // src/build/go.ts
 var MODULE = "github.com/ethswarm-tools/bee-go";
 function pinnedGoClient(goModFile) {
-  const version3 = /github\.com\/ethswarm-tools\/bee-go\s+(v\S+)/.exec(readFileSync12(goModFile, "utf8"))?.[1];
-  if (!version3) throw new BuildError(`${goModFile}: no requirement on ${MODULE} (fix: restore the require line)`);
-  return version3;
+  const version4 = /github\.com\/ethswarm-tools\/bee-go\s+(v\S+)/.exec(readFileSync15(goModFile, "utf8"))?.[1];
+  if (!version4) throw new BuildError(`${goModFile}: no requirement on ${MODULE} (fix: restore the require line)`);
+  return version4;
 }
-function goCloneCommand(goModFile = join15(packageRoot(), "runners", "go", "go.mod")) {
+function goCloneCommand(goModFile = join18(packageRoot(), "runners", "go", "go.mod")) {
   return `git clone --branch ${pinnedGoClient(goModFile)} https://${MODULE}`;
 }
-function goProxyProblem(goModFile = join15(packageRoot(), "runners", "go", "go.mod")) {
+function goProxyProblem(goModFile = join18(packageRoot(), "runners", "go", "go.mod")) {
   const target = `${MODULE}@${pinnedGoClient(goModFile)}`;
-  const cwd = mkdtempSync3(join15(tmpdir3(), "bee-bench-goproxy-"));
+  const cwd = mkdtempSync5(join18(tmpdir4(), "bee-bench-goproxy-"));
   return new Promise((resolve24) => {
     execFile3("go", ["mod", "download", "-json", target], { cwd, encoding: "utf8", env: childEnv() }, (err, stdout, stderr) => {
-      rmSync4(cwd, { recursive: true, force: true });
+      rmSync6(cwd, { recursive: true, force: true });
       let reported;
       try {
         reported = JSON.parse(stdout).Error;
@@ -30098,7 +37317,7 @@ function goProxyProblem(goModFile = join15(packageRoot(), "runners", "go", "go.m
 }
 function gitOut(dir, args) {
   try {
-    return execFileSync5("git", ["-C", dir, ...args], { encoding: "utf8", env: childEnv(), stdio: ["ignore", "pipe", "ignore"] }).trim();
+    return execFileSync6("git", ["-C", dir, ...args], { encoding: "utf8", env: childEnv(), stdio: ["ignore", "pipe", "ignore"] }).trim();
   } catch {
     return "";
   }
@@ -30109,20 +37328,20 @@ var goBuilder = {
   recipe: 2,
   toolchain: () => toolVersion("go", ["version"]),
   async build(ctx) {
-    cpSync(join15(ctx.root, "runners", "go"), ctx.dir, { recursive: true, filter: (src) => !/[/\\]bin([/\\]|$)/.test(src) });
+    cpSync(join18(ctx.root, "runners", "go"), ctx.dir, { recursive: true, filter: (src) => !/[/\\]bin([/\\]|$)/.test(src) });
     let ldflags;
     if (ctx.source.kind === "path") {
       const checkout = ctx.source.path;
       if (ctx.buildCommand) await step("bee-go checkout build", ctx.buildCommand, [], { cwd: checkout, log: ctx.log, shell: true });
       await step("go mod edit -replace", "go", ["mod", "edit", `-replace=${MODULE}=${checkout}`], { cwd: ctx.dir, log: ctx.log });
-      const version3 = gitOut(checkout, ["describe", "--tags", "--always", "--dirty"]) || "unknown";
+      const version4 = gitOut(checkout, ["describe", "--tags", "--always", "--dirty"]) || "unknown";
       const commit = gitOut(checkout, ["rev-parse", "HEAD"]);
-      ldflags = `-X main.clientVersion=${version3} -X main.clientSource=path${commit ? ` -X main.clientCommit=${commit}` : ""}`;
+      ldflags = `-X main.clientVersion=${version4} -X main.clientSource=path${commit ? ` -X main.clientCommit=${commit}` : ""}`;
     } else {
-      ldflags = `-X main.clientVersion=${pinnedGoClient(join15(ctx.dir, "go.mod"))} -X main.clientSource=registry`;
+      ldflags = `-X main.clientVersion=${pinnedGoClient(join18(ctx.dir, "go.mod"))} -X main.clientSource=registry`;
     }
-    const binary = join15(ctx.dir, "bee-bench-go");
-    const seeds = mapSeedOverlay(join15(ctx.dir, ".map-seed-overlay"));
+    const binary = join18(ctx.dir, "bee-bench-go");
+    const seeds = mapSeedOverlay(join18(ctx.dir, ".map-seed-overlay"));
     if (seeds.overlay === null) ctx.log(`bee-go runner: per-map hash seeds stay on, so counts of map-heavy cases move between processes (${seeds.reason})`);
     const overlay = seeds.overlay === null ? [] : ["-overlay", seeds.overlay];
     await step("go build (runners/go)", "go", ["build", "-mod=mod", "-trimpath", ...overlay, "-ldflags", ldflags, "-o", binary, "."], {
@@ -30131,14 +37350,14 @@ var goBuilder = {
     });
     return goBuilder.command(ctx.dir);
   },
-  command: (dir) => ({ argv: [join15(dir, "bee-bench-go")] })
+  command: (dir) => ({ argv: [join18(dir, "bee-bench-go")] })
 };
 
 // src/build/js.ts
-import { cpSync as cpSync2, realpathSync as realpathSync2, rmSync as rmSync5, symlinkSync } from "node:fs";
-import { join as join16 } from "node:path";
+import { cpSync as cpSync2, realpathSync as realpathSync2, rmSync as rmSync7, symlinkSync } from "node:fs";
+import { join as join19 } from "node:path";
 var JS_CHECKOUT_BUILD = "npm ci --no-audit --no-fund && npm run build:node";
-var linkedClient = (dir) => join16(dir, "node_modules", "@ethersphere", "bee-js");
+var linkedClient = (dir) => join19(dir, "node_modules", "@ethersphere", "bee-js");
 function resolvesTo(link, folder) {
   try {
     return realpathSync2(link) === realpathSync2(folder);
@@ -30151,13 +37370,13 @@ var jsBuilder = {
   recipe: 1,
   toolchain: () => toolVersion("node", ["--version"]),
   async build(ctx) {
-    cpSync2(join16(ctx.root, "runners", "js"), ctx.dir, { recursive: true, filter: (src) => !src.includes("node_modules") });
+    cpSync2(join19(ctx.root, "runners", "js"), ctx.dir, { recursive: true, filter: (src) => !src.includes("node_modules") });
     await step("npm ci (runners/js)", "npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: ctx.dir, log: ctx.log });
     if (ctx.source.kind === "path") {
       const checkout = ctx.source.path;
       await step("bee-js checkout build", ctx.buildCommand ?? JS_CHECKOUT_BUILD, [], { cwd: checkout, log: ctx.log, shell: true });
       const linked = linkedClient(ctx.dir);
-      rmSync5(linked, { recursive: true, force: true });
+      rmSync7(linked, { recursive: true, force: true });
       symlinkSync(realpathSync2(checkout), linked, "dir");
     }
     return jsBuilder.command(ctx.dir);
@@ -30165,12 +37384,12 @@ var jsBuilder = {
   keyParts: (source2) => source2.kind === "path" ? [`linked from ${realpathSync2(source2.path)}`] : [],
   // A checkout deleted (a bisect worktree, a test's folder) or moved leaves a dangling link.
   stale: (dir, source2) => source2.kind === "path" && !resolvesTo(linkedClient(dir), source2.path) ? `its link ${linkedClient(dir)} does not resolve to ${source2.path}` : void 0,
-  command: (dir) => ({ argv: ["node", join16(dir, "bin", "bee-bench-js.mjs")] })
+  command: (dir) => ({ argv: ["node", join19(dir, "bin", "bee-bench-js.mjs")] })
 };
 
 // src/build/rs.ts
 import { copyFileSync as copyFileSync2, cpSync as cpSync3 } from "node:fs";
-import { join as join17 } from "node:path";
+import { join as join20 } from "node:path";
 var rsBuilder = {
   runner: "rs",
   recipe: 1,
@@ -30179,8 +37398,8 @@ var rsBuilder = {
     return rustc === "missing" || cargo === "missing" ? "missing" : rustc;
   },
   async build(ctx) {
-    cpSync3(join17(ctx.root, "runners", "rs"), ctx.dir, { recursive: true, filter: (src) => !/[/\\]target([/\\]|$)/.test(src) });
-    const targetDir = join17(ctx.sharedDir, "target");
+    cpSync3(join20(ctx.root, "runners", "rs"), ctx.dir, { recursive: true, filter: (src) => !/[/\\]target([/\\]|$)/.test(src) });
+    const targetDir = join20(ctx.sharedDir, "target");
     const args = ["build", "--release", "--target-dir", targetDir];
     if (ctx.source.kind === "path") {
       const patch = ["--config", `patch.crates-io.bee-rs.path=${JSON.stringify(ctx.source.path)}`];
@@ -30191,28 +37410,28 @@ var rsBuilder = {
       args.push("--locked");
     }
     await step("cargo build (runners/rs)", "cargo", args, { cwd: ctx.dir, log: ctx.log });
-    const binary = join17(ctx.dir, "bee-bench-rs");
-    copyFileSync2(join17(targetDir, "release", "bee-bench-rs"), binary);
+    const binary = join20(ctx.dir, "bee-bench-rs");
+    copyFileSync2(join20(targetDir, "release", "bee-bench-rs"), binary);
     return rsBuilder.command(ctx.dir);
   },
-  command: (dir) => ({ argv: [join17(dir, "bee-bench-rs")] })
+  command: (dir) => ({ argv: [join20(dir, "bee-bench-rs")] })
 };
 
 // src/build/source.ts
-import { execFileSync as execFileSync6 } from "node:child_process";
-import { existsSync as existsSync11, statSync as statSync5 } from "node:fs";
+import { execFileSync as execFileSync7 } from "node:child_process";
+import { existsSync as existsSync13, statSync as statSync6 } from "node:fs";
 import { resolve as resolve5 } from "node:path";
 function parseSource(text4) {
   if (text4 === "registry") return { kind: "registry" };
   const path = resolve5(text4);
-  if (!existsSync11(path) || !statSync5(path).isDirectory()) {
+  if (!existsSync13(path) || !statSync6(path).isDirectory()) {
     throw new Error(`client source "${text4}" is neither "registry" nor an existing checkout folder`);
   }
   return { kind: "path", path };
 }
 function git(dir, args) {
   try {
-    return execFileSync6("git", ["-C", dir, ...args], { encoding: "utf8", env: childEnv(), stdio: ["ignore", "pipe", "ignore"], maxBuffer: 256 << 20 }).trim();
+    return execFileSync7("git", ["-C", dir, ...args], { encoding: "utf8", env: childEnv(), stdio: ["ignore", "pipe", "ignore"], maxBuffer: 256 << 20 }).trim();
   } catch {
     return void 0;
   }
@@ -30227,9 +37446,9 @@ function sourceIdentity(src) {
 }
 
 // src/build/timings.ts
-import { mkdirSync as mkdirSync4, readFileSync as readFileSync13, renameSync as renameSync2, writeFileSync as writeFileSync4 } from "node:fs";
+import { mkdirSync as mkdirSync6, readFileSync as readFileSync16, renameSync as renameSync2, writeFileSync as writeFileSync6 } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
-import { join as join18 } from "node:path";
+import { join as join21 } from "node:path";
 var FIRST_BUILD_MS = { js: 2e4, go: 45e3, rs: 15e4 };
 function loadFactor() {
   return Math.max(1, loadavg()[0] / availableParallelism());
@@ -30244,7 +37463,7 @@ var TimingsSchema = external_exports.object({
 });
 function readTimings(cacheDir) {
   try {
-    return TimingsSchema.parse(JSON.parse(readFileSync13(join18(cacheDir, FILE), "utf8")));
+    return TimingsSchema.parse(JSON.parse(readFileSync16(join21(cacheDir, FILE), "utf8")));
   } catch {
     return { builds: {}, stages: {}, overhead: {} };
   }
@@ -30265,32 +37484,32 @@ function recordBuild(cacheDir, runner, ms) {
 function updateTimings(cacheDir, change) {
   const t = readTimings(cacheDir);
   change(t);
-  mkdirSync4(cacheDir, { recursive: true });
-  const tmp = join18(cacheDir, `${FILE}.${process.pid}.tmp`);
-  writeFileSync4(tmp, `${JSON.stringify(t, null, 2)}
+  mkdirSync6(cacheDir, { recursive: true });
+  const tmp = join21(cacheDir, `${FILE}.${process.pid}.tmp`);
+  writeFileSync6(tmp, `${JSON.stringify(t, null, 2)}
 `);
-  renameSync2(tmp, join18(cacheDir, FILE));
+  renameSync2(tmp, join21(cacheDir, FILE));
 }
 var stageKey = (runner, stage, profile2) => `${runner} ${stage} ${profile2}`;
 
 // src/build/index.ts
 var BUILDERS = { js: jsBuilder, go: goBuilder, rs: rsBuilder };
-var defaultCacheDir = () => resolve6(process.env.BEE_BENCH_CACHE ?? join19(".bee-bench", "cache"));
+var defaultCacheDir = () => resolve6(process.env.BEE_BENCH_CACHE ?? join22(".bee-bench", "cache"));
 function builderFor(runner) {
   return BUILDERS[runner];
 }
 var BUILD_MARKER = "bee-bench-build.json";
 function markerMatches(marker, key5) {
-  if (!existsSync12(marker)) return false;
+  if (!existsSync14(marker)) return false;
   try {
-    return JSON.parse(readFileSync14(marker, "utf8"))?.key === key5;
+    return JSON.parse(readFileSync17(marker, "utf8"))?.key === key5;
   } catch {
     return false;
   }
 }
 var NOT_BUILT = "not built";
 function unusable(builder, dir, key5, source2) {
-  if (!markerMatches(join19(dir, BUILD_MARKER), key5)) return NOT_BUILT;
+  if (!markerMatches(join22(dir, BUILD_MARKER), key5)) return NOT_BUILT;
   return builder.stale?.(dir, source2);
 }
 async function buildFolder(req) {
@@ -30301,13 +37520,13 @@ async function buildFolder(req) {
   const key5 = hashParts([
     req.runner,
     `recipe ${builder.recipe}`,
-    treeHash(join19(packageRoot(), "runners", req.runner)),
+    treeHash(join22(packageRoot(), "runners", req.runner)),
     identity.key,
     toolchain,
     req.buildCommand ?? "",
     ...builder.keyParts?.(req.source) ?? []
   ]);
-  return { key: key5, dir: join19(req.cacheDir ?? defaultCacheDir(), `${req.runner}-${key5}`), toolchain };
+  return { key: key5, dir: join22(req.cacheDir ?? defaultCacheDir(), `${req.runner}-${key5}`), toolchain };
 }
 async function isBuilt(req) {
   try {
@@ -30330,7 +37549,7 @@ async function buildInFolder(req, { key: key5, dir, toolchain }, started) {
   const root = packageRoot();
   const identity = sourceIdentity(req.source);
   const cacheDir = req.cacheDir ?? defaultCacheDir();
-  const marker = join19(dir, BUILD_MARKER);
+  const marker = join22(dir, BUILD_MARKER);
   const why = unusable(builder, dir, key5, req.source);
   if (why === void 0) {
     log2(`${req.runner}: build cache hit ${key5} (${identity.key})`);
@@ -30342,17 +37561,17 @@ async function buildInFolder(req, { key: key5, dir, toolchain }, started) {
     log2(`${req.runner}: the cached build ${key5} is stale (${why}); rebuilding`);
   }
   if (req.reuseOnly) {
-    const there = existsSync12(cacheDir) ? readdirSync8(cacheDir).filter((d) => d.startsWith(`${req.runner}-`) && !d.endsWith("-shared") && !d.endsWith(".lock")) : [];
+    const there = existsSync14(cacheDir) ? readdirSync8(cacheDir).filter((d) => d.startsWith(`${req.runner}-`) && !d.endsWith("-shared") && !d.endsWith(".lock")) : [];
     throw new BuildError(
       `runner ${req.runner}: no build ${req.runner}-${key5} in ${cacheDir} (found: ${there.join(", ") || "none"}): the build job built other inputs (runner sources, client ${identity.key}, toolchain ${toolchain}); build with \`bee-bench build\` from the same commit and selection`
     );
   }
-  rmSync6(dir, { recursive: true, force: true });
-  mkdirSync5(dir, { recursive: true });
-  const sharedDir = join19(cacheDir, `${req.runner}-shared`);
-  mkdirSync5(sharedDir, { recursive: true });
-  const logFile = join19(dir, "build.log");
-  const shown = relative4(process.cwd(), logFile).startsWith("..") ? logFile : relative4(process.cwd(), logFile);
+  rmSync8(dir, { recursive: true, force: true });
+  mkdirSync7(dir, { recursive: true });
+  const sharedDir = join22(cacheDir, `${req.runner}-shared`);
+  mkdirSync7(sharedDir, { recursive: true });
+  const logFile = join22(dir, "build.log");
+  const shown = relative5(process.cwd(), logFile).startsWith("..") ? logFile : relative5(process.cwd(), logFile);
   const toFile = (line) => appendFileSync(logFile, `${line}
 `);
   const estimate = buildEstimate(cacheDir, req.runner);
@@ -30368,850 +37587,31 @@ async function buildInFolder(req, { key: key5, dir, toolchain }, started) {
   const tookMs = performance.now() - started;
   log2(`${req.runner}: built ${identity.key} in ${Math.round(tookMs / 1e3)} s (cache miss ${key5}); output in ${shown}`);
   recordBuild(cacheDir, req.runner, tookMs);
-  writeFileSync5(marker, JSON.stringify({ key: key5, source: identity, toolchain }, null, 2));
+  writeFileSync7(marker, JSON.stringify({ key: key5, source: identity, toolchain }, null, 2));
   return { runner: req.runner, source: req.source, command, key: key5, cached: false, buildMs: performance.now() - started };
 }
 
-// src/spec/measure.ts
-var MEASURES = ["wall", "instructions", "allocations", "cycles"];
-var MeasureKindSchema = external_exports.enum(MEASURES);
-var MeasureSchema = external_exports.string().transform(
-  (text4) => text4.split(",").map((s) => s.trim()).flatMap((s) => s === "both" ? ["wall", "instructions"] : [s])
-).pipe(external_exports.array(MeasureKindSchema).min(1)).transform((kinds) => MEASURES.filter((k) => kinds.includes(k)));
-var DEFAULT_MEASURE = ["wall"];
-var measuresWall = (m) => m.includes("wall");
-var measuresInstructions = (m) => m.includes("instructions");
-var measuresAllocations = (m) => m.includes("allocations");
-var DETERMINISTIC = ["instructions", "allocations", "cycles"];
-var isDeterministic = (k) => k !== "wall";
-
-// src/spec/plan.ts
-var PLAN_SCHEMA_ID = "bee-bench/plan@1";
-var ParamValuesSchema2 = external_exports.record(external_exports.string(), external_exports.union([external_exports.number(), external_exports.string(), external_exports.boolean()]));
-var FAULTS = ["throw", "hang", "reject"];
-var FaultSchema = external_exports.enum(FAULTS);
-var PlanUnitSchema = external_exports.strictObject({
-  /** Position in the full (unsharded) plan; strictly increasing within a plan. */
-  unit: external_exports.number().int().nonnegative(),
-  id: external_exports.string().regex(/^(cpu|net)\.[a-z0-9.-]+$/),
-  kind: KindSchema,
-  /** The effective param this runner runs (label included); the result records it as `param`. */
-  param: ParamValuesSchema2.refine((p) => typeof p.label === "string" && p.label !== "", 'needs a non-empty string "label"'),
-  /** The untimed digest evaluation: its output form and its input (null: the case has no digest). */
-  digest: external_exports.strictObject({ form: external_exports.enum(["value", "sha256-concat"]), param: ParamValuesSchema2 }).nullable(),
-  /** Work of one iteration, for per-op and per-byte figures. */
-  work: external_exports.strictObject({ ops: external_exports.number().nonnegative().optional(), bytes: external_exports.number().nonnegative().optional() }),
-  warmup: external_exports.number().int().nonnegative(),
-  iters: external_exports.number().int().positive(),
-  /** Budget of the unit from setup to its last iteration, s. */
-  timeout_s: external_exports.number().positive(),
-  /** Work spreads over every CPU (A/B rounds do not pin it). */
-  parallel: external_exports.boolean().optional(),
-  /** Test hook: the timed iteration throws, hangs or leaks a rejection/panic. */
-  fault: FaultSchema.optional(),
-  /** Calibration hook: extra CPU work inside the timed region, as a fraction of the operation's own. */
-  slowdown: external_exports.number().nonnegative().optional(),
-  /** Calibration hook: extra bytes allocated inside the timed region while measuring allocations, as a fraction of the region's own. */
-  alloc_extra: external_exports.number().nonnegative().optional()
-});
-var PlanSchema = external_exports.strictObject({
-  schema: external_exports.literal(PLAN_SCHEMA_ID),
-  runner: RunnerSchema,
-  profile: ProfileSchema,
-  /** Hex SHA-256 of the spec file the plan was resolved from; runners copy it into result.spec.hash. */
-  spec_hash: external_exports.string().regex(/^[0-9a-f]{64}$/, "lowercase hex SHA-256"),
-  fixtures: external_exports.strictObject({
-    data_label: external_exports.string(),
-    key_label: external_exports.string(),
-    digest_label: external_exports.string(),
-    chunk_payload_bytes: external_exports.number().int().positive()
-  }),
-  units: external_exports.array(PlanUnitSchema)
-}).superRefine((p, ctx) => {
-  p.units.forEach((u, i) => {
-    if (i > 0 && u.unit <= p.units[i - 1].unit)
-      ctx.addIssue({ code: "custom", path: ["units", i, "unit"], message: `unit numbers must increase (${p.units[i - 1].unit} then ${u.unit})` });
-    if (!u.id.startsWith(`${u.kind}.`)) ctx.addIssue({ code: "custom", path: ["units", i, "kind"], message: `kind "${u.kind}" does not match ${u.id}` });
-  });
-});
-function resolvePlan(r) {
-  const { spec, runner, profile: profile2 } = r;
-  const profileDef = spec.profiles[profile2];
-  const units = [];
-  for (const c of selectCases(spec, r.cases ?? [])) {
-    for (const p of profileParams(c, profile2, r.large)) {
-      const param = effectiveParam(p, runner);
-      units.push({
-        unit: units.length,
-        id: c.id,
-        kind: c.kind,
-        param,
-        digest: c.digest ? { form: c.digest.form, param: { ...param, ...p.digest_with ?? {} } } : null,
-        work: workOf(c, param),
-        warmup: profileDef.warmup[c.kind],
-        iters: caseIters(spec, c, profile2),
-        timeout_s: profileDef.case_timeout_s,
-        ...c.parallel ? { parallel: true } : {}
-      });
-    }
-  }
-  return applyHooks({ schema: PLAN_SCHEMA_ID, runner, profile: profile2, spec_hash: r.specHash, fixtures: pickFixtures(spec), units }, r.hooks ?? {});
-}
-function applyHooks(plan2, hooks) {
-  const matches = (hook, id) => hook !== void 0 && globToRegExp(hook.glob).test(id);
-  const units = plan2.units.map(
-    (u) => ({
-      ...u,
-      ...hooks.iters ? { iters: hooks.iters } : {},
-      ...hooks.timeoutS ? { timeout_s: hooks.timeoutS } : {},
-      ...matches(hooks.fault, u.id) ? { fault: hooks.fault.mode } : {},
-      ...matches(hooks.slowdown, u.id) ? { slowdown: hooks.slowdown.fraction } : {},
-      ...matches(hooks.allocExtra, u.id) ? { alloc_extra: hooks.allocExtra.fraction } : {}
-    })
-  );
-  return { ...plan2, units };
-}
-function planOf(plan2, keep) {
-  return { ...plan2, units: plan2.units.filter(keep) };
-}
-function planBudgetMs(plan2, slackMs) {
-  return plan2.units.reduce((ms, u) => ms + u.timeout_s * 1e3, slackMs);
-}
-function pickFixtures(spec) {
-  const { data_label, key_label, digest_label, chunk_payload_bytes } = spec.fixtures;
-  return { data_label, key_label, digest_label, chunk_payload_bytes };
-}
-
-// src/run/count.ts
-import { mkdirSync as mkdirSync7, mkdtempSync as mkdtempSync5, rmSync as rmSync8, writeFileSync as writeFileSync7 } from "node:fs";
-import { dirname as dirname6, join as join21 } from "node:path";
-
-// src/run/invoke.ts
-import { existsSync as existsSync13, mkdirSync as mkdirSync6, mkdtempSync as mkdtempSync4, rmSync as rmSync7, writeFileSync as writeFileSync6 } from "node:fs";
-import { tmpdir as tmpdir4 } from "node:os";
-import { dirname as dirname5, join as join20 } from "node:path";
-
-// src/spec/hooks.ts
-var bad = (name2, why, fix) => new InputError(`environment variable ${name2}`, [why], fix);
-function globAndValue(name2, value) {
-  const i = value.lastIndexOf(":");
-  if (i <= 0) throw bad(name2, `want <glob>:<value>, got ${JSON.stringify(value)}`, `e.g. ${name2}='cpu.*:\u2026'`);
-  return [value.slice(0, i), value.slice(i + 1)];
-}
-function fraction(name2, value) {
-  const [glob, f] = globAndValue(name2, value);
-  const n = Number(f);
-  if (f === "" || !Number.isFinite(n) || n < 0)
-    throw bad(name2, `fraction must be a non-negative number, got ${JSON.stringify(f)}`, `e.g. ${name2}='cpu.*:0.01'`);
-  return { glob, fraction: n };
-}
-function positive(name2, value, integer2) {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0 || integer2 && !Number.isInteger(n)) {
-    throw bad(name2, `must be a positive ${integer2 ? "integer" : "number"}, got ${JSON.stringify(value)}`, `unset it or give e.g. ${name2}=3`);
-  }
-  return n;
-}
-function hooksFromEnv(env) {
-  const hooks = {};
-  if (env.BEE_BENCH_FAULT) {
-    const [glob, mode] = globAndValue("BEE_BENCH_FAULT", env.BEE_BENCH_FAULT);
-    const parsed = FaultSchema.safeParse(mode);
-    if (!parsed.success)
-      throw bad("BEE_BENCH_FAULT", `mode must be ${FAULTS.join(", ")}; got ${JSON.stringify(mode)}`, "e.g. BEE_BENCH_FAULT='cpu.keccak.*:throw'");
-    hooks.fault = { glob, mode: parsed.data };
-  }
-  if (env.BEE_BENCH_SLOWDOWN) hooks.slowdown = fraction("BEE_BENCH_SLOWDOWN", env.BEE_BENCH_SLOWDOWN);
-  if (env.BEE_BENCH_ALLOC) hooks.allocExtra = fraction("BEE_BENCH_ALLOC", env.BEE_BENCH_ALLOC);
-  if (env.BEE_BENCH_ITERS) hooks.iters = positive("BEE_BENCH_ITERS", env.BEE_BENCH_ITERS, true);
-  if (env.BEE_BENCH_CASE_TIMEOUT_S) hooks.timeoutS = positive("BEE_BENCH_CASE_TIMEOUT_S", env.BEE_BENCH_CASE_TIMEOUT_S, false);
-  return hooks;
-}
-var HOOK_VARIABLES = ["BEE_BENCH_FAULT", "BEE_BENCH_SLOWDOWN", "BEE_BENCH_ALLOC", "BEE_BENCH_ITERS", "BEE_BENCH_CASE_TIMEOUT_S"];
-
-// src/spec/load.ts
-import { createHash as createHash3 } from "node:crypto";
-import { readFileSync as readFileSync15 } from "node:fs";
-function readText(file2) {
-  try {
-    return readFileSync15(file2);
-  } catch (e) {
-    throw new InputError(file2, [`cannot read: ${e.code ?? String(e)}`], "check the path");
-  }
-}
-function validate2(schema, file2, value, fix) {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new InputError(file2, describeIssues(parsed.error), fix);
-  return parsed.data;
-}
-function specHash(bytes2) {
-  return createHash3("sha256").update(bytes2).digest("hex");
-}
-function loadSpec(file2) {
-  const bytes2 = readText(file2);
-  const spec = validate2(SpecSchema, file2, parseJson(file2, bytes2.toString("utf8")), "edit the spec to match src/spec/schema.ts");
-  return { spec, hash: specHash(bytes2), file: file2 };
-}
-function parseResult(file2, text4) {
-  return validate2(ResultSchema, file2, parseJson(file2, text4), "the runner wrote a result that breaks bee-bench/result@1 (spec/result.schema.json)");
-}
-function loadResult(file2) {
-  return parseResult(file2, readText(file2).toString("utf8"));
-}
-
-// src/run/process.ts
-import { spawn as spawn3 } from "node:child_process";
-var PACE_FD = 3;
-var TAIL_LINES = 20;
-function runProcess(cmd, args, opts) {
-  const [exe, ...prefix] = cmd.argv;
-  if (!exe) throw new Error("empty runner command");
-  const started = performance.now();
-  return new Promise((resolve24) => {
-    const child = spawn3(exe, [...prefix, ...args], {
-      cwd: cmd.cwd,
-      env: childEnv({ ...cmd.env, ...opts.extraEnv, ...opts.pace ? { BEE_BENCH_PACE_FD: String(PACE_FD) } : {} }),
-      // Node makes an extra 'pipe' a socket pair: one duplex channel for both directions.
-      stdio: opts.pace ? ["ignore", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"],
-      detached: true
-    });
-    const channel = child.stdio[PACE_FD];
-    if (opts.pace && channel && child.pid) opts.pace(channel, child.pid);
-    let stdout = "";
-    const tail = [];
-    let partial2 = "";
-    let timedOut = false;
-    child.stdout.setEncoding("utf8").on("data", (d) => stdout += d);
-    child.stderr.setEncoding("utf8").on("data", (d) => {
-      const lines = (partial2 + d).split("\n");
-      partial2 = lines.pop() ?? "";
-      for (const line of lines) {
-        tail.push(line);
-        if (tail.length > TAIL_LINES) tail.shift();
-        opts.onLine?.(line);
-      }
-    });
-    const killGroup = () => {
-      try {
-        if (child.pid) process.kill(-child.pid, "SIGKILL");
-      } catch {
-        child.kill("SIGKILL");
-      }
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup();
-    }, opts.timeoutMs);
-    const finish = (code, signal) => {
-      clearTimeout(timer);
-      if (partial2) tail.push(partial2);
-      resolve24({ code, signal, timedOut, stdout, stderrTail: tail.slice(-TAIL_LINES), elapsedMs: performance.now() - started });
-    };
-    child.on("error", (e) => {
-      tail.push(`cannot start ${exe}: ${e.message}`);
-      finish(null, null);
-    });
-    child.on("close", finish);
-  });
-}
-function describeExit(o) {
-  if (o.timedOut) return `killed after its budget of ${Math.round(o.elapsedMs / 1e3)} s`;
-  if (o.signal) return `killed by ${o.signal}`;
-  return `exit code ${o.code}`;
-}
-
-// src/run/invoke.ts
-function runnerArgs(o, planFile) {
-  const args = ["run", "--plan", planFile, "--out", o.out];
-  if (o.fixtures) args.push("--fixtures", o.fixtures);
-  if (o.bee) args.push("--bee-url", o.bee.url, "--batch-id", o.bee.batchId);
-  return args;
-}
-function readIfValid(file2) {
-  if (!existsSync13(file2)) return { result: null };
-  try {
-    return { result: loadResult(file2) };
-  } catch (e) {
-    return { result: null, problem: e instanceof InputError ? e.message : String(e) };
-  }
-}
-var withoutHooks = (env) => ({
-  ...env,
-  ...Object.fromEntries(HOOK_VARIABLES.map((name2) => [name2, void 0]))
-});
-async function invokeRunner(cmd, o) {
-  mkdirSync6(dirname5(o.out), { recursive: true });
-  const plan2 = applyHooks(o.plan, hooksFromEnv({ ...process.env, ...o.env }));
-  const planDir = mkdtempSync4(join20(tmpdir4(), "bee-bench-plan-"));
-  const planFile = join20(planDir, "plan.json");
-  writeFileSync6(planFile, `${JSON.stringify(plan2)}
-`);
-  const outcome = await runProcess(cmd, runnerArgs(o, planFile), {
-    timeoutMs: o.timeoutMs,
-    onLine: o.onLine,
-    extraEnv: withoutHooks(o.env),
-    pace: o.pace
-  }).finally(() => rmSync7(planDir, { recursive: true, force: true }));
-  const tail = outcome.stderrTail.filter((l) => l.trim()).slice(-5).join(" | ");
-  if (outcome.code === 2 && !outcome.timedOut) {
-    return { result: null, outcome, problem: `runner rejected its arguments (exit 2): ${tail}` };
-  }
-  const { result: result2, problem } = readIfValid(o.out);
-  if (problem) return { result: result2, outcome, problem };
-  if (outcome.code === 0 && !outcome.timedOut) {
-    if (!result2) return { result: result2, outcome, problem: `runner exited 0 but wrote no result file at ${o.out}` };
-    return { result: result2, outcome };
-  }
-  const kept = result2 ? `; kept ${result2.cases.length} finished case(s)` : "";
-  return { result: result2, outcome, problem: `runner ${describeExit(outcome)}${kept}: ${tail}` };
-}
-
-// src/run/count.ts
-var COUNT_ITERATIONS = 3;
-var COUNT_SLOWDOWN = 10;
-var isCounted = (u) => u.kind === "cpu";
-function countingPlan(plan2, iterations = COUNT_ITERATIONS) {
-  const cpu = planOf(plan2, isCounted);
-  return { ...cpu, units: cpu.units.map((u) => ({ ...u, iters: iterations, timeout_s: u.timeout_s * COUNT_SLOWDOWN })) };
-}
-async function countRunner(cmd, o) {
-  const plan2 = countingPlan(o.plan, o.iterations);
-  if (plan2.units.length === 0) return { result: null, problems: [] };
-  mkdirSync7(dirname6(o.out), { recursive: true });
-  if (o.keepDumps) rmSync8(o.keepDumps, { recursive: true, force: true });
-  const dumpDir = o.keepDumps ? (mkdirSync7(o.keepDumps, { recursive: true }), o.keepDumps) : mkdtempSync5(join21(dirname6(o.out), "callgrind-"));
-  try {
-    const logFile = join21(dirname6(o.out), `valgrind-${o.runner}.log`);
-    const inv = await invokeRunner(countingCommand(cmd, o.runner, dumpDir, { logFile, cacheSim: o.cacheSim }), {
-      ...o,
-      plan: plan2,
-      timeoutMs: o.timeoutMs * COUNT_SLOWDOWN
-    });
-    const problems = inv.problem ? [`${o.runner} under callgrind: ${inv.problem} (valgrind's messages: ${logFile})`] : [];
-    if (!inv.result) return { result: null, problems };
-    const counts = readDumps(dumpDir);
-    const cycles = o.cacheSim ? readDumps(dumpDir, "cycles") : null;
-    const result2 = { ...inv.result, counter: o.counter, cases: [] };
-    for (const [i, c] of inv.result.cases.entries()) {
-      const got = counts.get(plan2.units[i]?.unit ?? -1) ?? [];
-      if (c.status !== "ok") {
-        result2.cases.push(c);
-        continue;
-      }
-      if (got.length !== c.samples_ns.length || got.some((n) => n === 0)) {
-        problems.push(
-          `${c.id} ${c.param.label}: ${got.length === 0 ? "no instruction count was dumped" : `counts ${got.join(", ")} for ${c.samples_ns.length} iterations`} (does the ${o.runner} runner bracket its timed region when BEE_BENCH_COUNT=1?)`
-        );
-        result2.cases.push(c);
-        continue;
-      }
-      const est = cycles?.get(plan2.units[i].unit) ?? [];
-      if (cycles && est.length !== got.length) {
-        problems.push(`${c.id} ${c.param.label}: ${est.length} estimated cycles for ${got.length} iterations (did callgrind run with --cache-sim=yes?)`);
-        result2.cases.push({ ...c, instructions: got });
-        continue;
-      }
-      result2.cases.push({ ...c, instructions: got, ...cycles ? { cycles: est } : {} });
-    }
-    writeFileSync7(o.out, `${JSON.stringify(result2, null, 2)}
-`);
-    return { result: result2, problems };
-  } finally {
-    collectPerfMaps(dumpDir);
-    if (!o.keepDumps) rmSync8(dumpDir, { recursive: true, force: true });
-  }
-}
-
-// src/run/alloc.ts
-var ALLOC_ITERATIONS = 3;
-function allocationPlan(plan2, iterations = ALLOC_ITERATIONS) {
-  const cpu = planOf(plan2, isCounted);
-  return { ...cpu, units: cpu.units.map((u) => ({ ...u, iters: iterations })) };
-}
-async function allocationRun(cmd, o) {
-  const plan2 = allocationPlan(o.plan, o.iterations);
-  if (plan2.units.length === 0) return { result: null, problems: [] };
-  const inv = await invokeRunner(cmd, { ...o, plan: plan2, env: { ...o.env, BEE_BENCH_ALLOCS: "1" } });
-  const problems = inv.problem ? [inv.problem] : [];
-  for (const c of inv.result?.cases ?? []) {
-    if (c.status === "ok" && !c.alloc_bytes) problems.push(`${c.id} ${String(c.param.label)}: no alloc_bytes (does the runner honour BEE_BENCH_ALLOCS=1?)`);
-  }
-  return { result: inv.result, problems };
-}
-
-// src/run/attach.ts
-var rowKey = (c) => `${c.id}\0${String(c.param.label)}`;
-function attachFigures(into, from, pick2, meta4) {
-  const byKey = new Map(
-    from.cases.flatMap((c) => {
-      const figures = pick2(c);
-      return figures ? [[rowKey(c), figures]] : [];
-    })
-  );
-  if (byKey.size === 0) return into;
-  return { ...into, ...meta4, cases: into.cases.map((c) => ({ ...c, ...byKey.get(rowKey(c)) })) };
-}
-
-// src/verdict/defaults.ts
-var AB_DEFAULTS = {
-  rounds: 12,
-  alpha: 0.02,
-  threshold: 0.02,
-  /** Whole A/B run; when spent, no new round starts and the rounds done so far are judged. */
-  runBudgetMs: 30 * 6e4
-};
-
-// src/verdict/change.ts
-var VERDICTS = ["regression", "improvement", "~"];
-
-// src/verdict/wall.ts
-function wallVerdict(q, ratio, o) {
-  const up = 1 + o.threshold;
-  if (q < o.alpha && ratio > up) return "regression";
-  if (q < o.alpha && ratio < 1 / up) return "improvement";
-  return "~";
-}
-function judgeWall(rows, o) {
-  const q = benjaminiHochberg(rows.map((r) => r.p));
-  return rows.map((row, i) => {
-    const qi = q[i];
-    const out = { ...row, q: qi, verdict: wallVerdict(qi, row.ratio, o) };
-    if (row.identical) out.note = "no difference";
-    else if (row.minP >= o.alpha) {
-      out.note = row.design === "unpaired-history" ? "too few samples to judge" : `too few rounds to judge (needs \u2265 ${minRounds(o.alpha)})`;
-    }
-    return out;
-  });
-}
-
-// src/verdict/row.ts
-function untimedRow(r, spec, judged, note, work) {
-  const c = spec.cases.find((sc) => sc.id === r.caseId);
-  return {
-    caseId: r.caseId,
-    label: r.label,
-    group: c?.group ?? "unknown",
-    kind: c?.kind ?? "cpu",
-    status: judged ? "ok" : r.skipped ? "skipped" : "failed",
-    work,
-    rounds: 0,
-    ...judged ? {} : { note }
-  };
-}
-function flaggedBy(r, verdict) {
-  if (r.status !== "ok") return [];
-  const by = [
-    ["wall", r.verdict],
-    ["instructions", r.instructions?.verdict],
-    ["allocations", r.allocations?.verdict],
-    ["cycles", r.cycles?.verdict]
-  ];
-  return by.filter(([, v]) => v === verdict).map(([e]) => e);
-}
-function flaggedRows(rows, verdict) {
-  return rows.flatMap((row) => {
-    const by = flaggedBy(row, verdict);
-    return by.length > 0 ? [{ row, by }] : [];
-  });
-}
-function rowVerdict(r) {
-  if (flaggedBy(r, "regression").length > 0) return "regression";
-  if (flaggedBy(r, "improvement").length > 0) return "improvement";
-  return "~";
-}
-function countFlagged(rows) {
-  const change = (r) => Math.abs(Math.log(r.instructions?.ratio ?? 1));
-  return rows.filter((r) => r.instructions && r.instructions.verdict !== "~").sort((a, b) => change(b) - change(a));
-}
-function countRows(rows) {
-  const c = { regressions: 0, improvements: 0, unchanged: 0, skipped: 0, new: 0, failed: 0, missing: 0 };
-  for (const r of rows) {
-    if (r.status === "ok") {
-      if (rowVerdict(r) === "regression") c.regressions++;
-      else if (rowVerdict(r) === "improvement") c.improvements++;
-      else c.unchanged++;
-    } else if (r.status === "skipped") c.skipped++;
-    else if (r.status === "new") c.new++;
-    else if (r.status === "failed") c.failed++;
-    else c.missing++;
-  }
-  return c;
-}
-var text2 = (max2) => external_exports.string().max(max2);
-var positive2 = external_exports.number().finite().positive();
-var nonnegative = external_exports.number().finite().nonnegative();
-var VerdictSchema = external_exports.enum(VERDICTS);
-var StepVerdictSchema = (median2) => external_exports.strictObject({ base: median2, head: median2, ratio: positive2, spread: nonnegative, threshold: positive2, bar: nonnegative, verdict: VerdictSchema });
-var AbRowSchema = external_exports.strictObject({
-  caseId: text2(200),
-  label: text2(200),
-  group: text2(100),
-  kind: KindSchema,
-  status: external_exports.enum(["ok", "skipped", "failed", "new", "missing"]),
-  note: text2(2e3).optional(),
-  baseMedianNs: external_exports.number().finite().nonnegative().optional(),
-  headMedianNs: external_exports.number().finite().nonnegative().optional(),
-  work: external_exports.strictObject({ ops: external_exports.number().finite().nonnegative().optional(), bytes: external_exports.number().finite().nonnegative().optional() }),
-  ratio: positive2.optional(),
-  ci: external_exports.tuple([positive2, positive2]).optional(),
-  ciHalfWidth: nonnegative.optional(),
-  p: external_exports.number().min(0).max(1).optional(),
-  q: external_exports.number().min(0).max(1).optional(),
-  verdict: VerdictSchema.optional(),
-  rounds: external_exports.number().int().nonnegative().max(1e4),
-  roundsRun: external_exports.number().int().nonnegative().max(1e4).optional(),
-  instructions: StepVerdictSchema(positive2).optional(),
-  instructionsNote: text2(2e3).optional(),
-  allocations: external_exports.strictObject({ bytes: StepVerdictSchema(nonnegative), allocs: StepVerdictSchema(nonnegative).optional(), verdict: VerdictSchema }).optional(),
-  allocationsNote: text2(2e3).optional(),
-  cycles: StepVerdictSchema(positive2).optional(),
-  cyclesNote: text2(2e3).optional()
-});
-
-// src/verdict/step-rows.ts
-var key2 = (caseId, label) => `${caseId}\0${label}`;
-function fieldsOf(r, rule) {
-  if (r.base && r.baseAgain && r.head) return { judged: true, fields: { [rule.kind]: rule.judge(r.base, r.baseAgain, r.head) } };
-  return { judged: false, fields: { [`${rule.kind}Note`]: r.note ?? rule.missing } };
-}
-function attachStepRows(rows, measured, spec, rule) {
-  const byKey = new Map(measured.map((r) => [key2(r.caseId, r.label), r]));
-  const known = new Set(rows.map((r) => key2(r.caseId, r.label)));
-  const added = measured.filter((r) => !known.has(key2(r.caseId, r.label))).map((r) => {
-    const { judged, fields } = fieldsOf(r, rule);
-    return { ...untimedRow(r, spec, judged, fields[`${rule.kind}Note`], r.work), ...fields };
-  });
-  return [
-    ...rows.map((row) => {
-      const m = byKey.get(key2(row.caseId, row.label));
-      return m ? { ...row, ...fieldsOf(m, rule).fields } : row;
-    }),
-    ...added
-  ];
-}
-
-// src/verdict/fail-on.ts
-var FailOnSchema = external_exports.enum(["any", ...MEASURES]);
-function failsOn(row, on) {
-  const by = flaggedBy(row, "regression");
-  return on === "any" ? by.length > 0 : by.includes(on);
-}
-function failingRows(rows, on) {
-  const { failed: failed2, missing } = countRows(rows);
-  return { regressions: rows.filter((r) => failsOn(r, on)).length, failed: failed2, missing };
-}
-
-// src/verdict/judge.ts
-var comparedFields = ({ p, ratio, minP, ci, intervalHolds, identical, design }) => ({
-  p,
-  ratio,
-  minP,
-  ci,
-  intervalHolds,
-  identical,
-  design
-});
-function applyVerdicts(rows, compared2, o) {
-  for (const j of judgeWall(compared2, o)) {
-    const row = rows[j.index];
-    Object.assign(row, { ratio: j.ratio, p: j.p, q: j.q, verdict: j.verdict });
-    if (row.baseMedianNs !== void 0 && Number.isFinite(j.ratio)) row.headMedianNs = row.baseMedianNs * j.ratio;
-    if (j.intervalHolds) {
-      row.ci = j.ci;
-      row.ciHalfWidth = (j.ci[1] - j.ci[0]) / 2;
-    }
-    if (j.note) row.note = row.note ? `${j.note}; ${row.note}` : j.note;
-  }
-  return rows;
-}
-function unusedNote(r) {
-  const shown = r.unused.slice(0, 3).join("; ");
-  const more = r.unused.length > 3 ? `; ${r.unused.length - 3} more` : "";
-  return `${r.logRatios.length} of ${r.roundsRun} rounds used (${shown}${more})`;
-}
-var groupsOf = (spec) => new Map(spec.cases.map((c) => [c.id, c.group]));
-function judgePaired(rows, spec, o) {
-  const groupOf = groupsOf(spec);
-  const compared2 = [];
-  const out = rows.map((r, index) => {
-    const row = {
-      caseId: r.caseId,
-      label: r.label,
-      group: groupOf.get(r.caseId) ?? "unknown",
-      kind: r.kind,
-      status: r.status,
-      work: r.work,
-      rounds: r.base.length
-    };
-    if (r.note) row.note = r.note;
-    if (r.status !== "ok") return row;
-    if (r.unused.length > 0) {
-      row.roundsRun = r.roundsRun;
-      row.note = unusedNote(r);
-    }
-    row.baseMedianNs = median(r.base);
-    compared2.push({ index, ...comparedFields(pairedRounds.compareLogRatios(r.logRatios)) });
-    return row;
-  });
-  return applyVerdicts(out, compared2, o);
-}
-
-// src/verdict/load-shift.ts
-var LOAD_SPREAD = 1.25;
-function quartileSpread(medians) {
-  const v = medians.filter((x) => x > 0 && Number.isFinite(x)).sort((a, b) => a - b);
-  if (v.length < 4) return null;
-  return v[Math.ceil(3 * v.length / 4) - 1] / v[Math.floor(v.length / 4)];
-}
-function loadShift(rows) {
-  const spreads = rows.flatMap((r) => {
-    if (r.status !== "ok") return [];
-    const s = [quartileSpread(r.base), quartileSpread(r.head)].filter((x) => x !== null);
-    return s.length > 0 ? [Math.max(...s)] : [];
-  });
-  if (spreads.length === 0) return null;
-  const spread = median(spreads);
-  if (!(spread > LOAD_SPREAD)) return null;
-  return { spread, rows: spreads.filter((s) => s > LOAD_SPREAD).length, of: spreads.length };
-}
-
-// src/verdict/experiment.ts
-function cellDirection(q, shift, alpha) {
-  if (!(q < alpha) || shift === 0 || !Number.isFinite(shift)) return "unclear";
-  return shift < 0 ? "b-faster" : "a-faster";
-}
-
-// src/evidence/views.ts
-var PAIRED_NOTE = "change = head against base in time per iteration (Hodges\u2013Lehmann estimate over the paired rounds, each round the median of its lock-step iteration pairs), with its 95% interval and the Benjamini\u2013Hochberg q. base = the median of the rounds' base medians; head = base \xD7 that estimate, so the two figures differ by exactly the change shown (pooled medians would mix load levels). \xB1 after a change is the row's noise floor: half the width of its 95% interval for time, and for instructions and allocations the A/A spread, how far two runs of base land apart.";
-var HISTORY_NOTE = "change = head against history in time per iteration (two-sample Hodges\u2013Lehmann estimate of head iterations against the medians of past runs, Mann\u2013Whitney test), with its 95% interval and the Benjamini\u2013Hochberg q. history = the median of the past runs' medians; head = history \xD7 that estimate.";
-var WALL_VIEW = {
-  kind: "wall",
-  label: "wall time",
-  column: null,
-  title: "Wall time",
-  verb: "timed",
-  defaultThreshold: AB_DEFAULTS.threshold,
-  defaultCounter: "paired rounds",
-  verdictOf: (r) => r.verdict,
-  figureOf: (r) => r.verdict ? { changes: [{ ratio: r.ratio ?? 1, time: true }], q: r.q ?? 1, verdict: r.verdict } : void 0,
-  noteOf: () => void 0,
-  settingOf: () => void 0,
-  note: (history) => history ? HISTORY_NOTE : PAIRED_NOTE
-};
-var INSTRUCTIONS_VIEW = {
-  kind: "instructions",
-  label: "instructions",
-  column: "instructions",
-  title: "Instruction counts",
-  verb: "counted",
-  defaultThreshold: INSTRUCTION_DEFAULTS.floor,
-  defaultCounter: "callgrind",
-  verdictOf: (r) => r.instructions?.verdict,
-  figureOf: (r) => r.instructions ? {
-    changes: [{ ratio: r.instructions.ratio }],
-    spread: r.instructions.spread,
-    thresholds: [{ threshold: r.instructions.threshold }],
-    verdict: r.instructions.verdict
-  } : void 0,
-  noteOf: (r) => r.instructionsNote,
-  settingOf: (env) => env.measure ? {
-    counter: env.measure.counter,
-    threshold: env.measure.threshold,
-    ms: env.measure.countMs,
-    ...env.measure.unavailable ? { unavailable: env.measure.unavailable } : {}
-  } : void 0,
-  note: () => "instructions = head/base instructions executed per timed iteration under callgrind (CPU rows only: net rows are the node's time). Each counted row has its own threshold, shown in its cell: the larger of the floor and ten times the spread of base against itself (the A/A spread), so a row that repeats exactly flags a change of the floor and a noisy row only what its noise cannot make. Where the floor sets it, a change within the larger of 0.05 points (a tenth of the floor at most) and three A/A spreads of it counts as reaching it. Counts do not see memory, cache or I/O effects: a wall-time regression stands even when counts show none.",
-  timeLine: "of which counting instructions"
-};
-var ALLOCATIONS_VIEW = {
-  kind: "allocations",
-  label: "allocations",
-  column: "allocations",
-  title: "Allocations",
-  verb: "measured",
-  defaultThreshold: ALLOCATION_DEFAULTS.floor,
-  defaultCounter: "runtime accounting",
-  verdictOf: (r) => r.allocations?.verdict,
-  figureOf: (r) => {
-    const a = r.allocations;
-    if (!a) return void 0;
-    return {
-      changes: [{ ratio: a.bytes.ratio, noun: "bytes" }, ...a.allocs ? [{ ratio: a.allocs.ratio, noun: "allocs" }] : []],
-      spread: Math.max(a.bytes.spread, a.allocs?.spread ?? 0),
-      thresholds: [{ threshold: a.bytes.threshold, name: "bytes" }, ...a.allocs ? [{ threshold: a.allocs.threshold, name: "allocs" }] : []],
-      verdict: a.verdict
-    };
-  },
-  noteOf: (r) => r.allocationsNote,
-  settingOf: (env) => env.allocations ? { counter: env.allocations.counter, threshold: env.allocations.threshold, ms: env.allocations.ms } : void 0,
-  note: () => `allocations = head/base heap bytes (and allocations, where the runtime counts them) per timed iteration, by the runtime's own accounting in separate runs (CPU rows only); flagged like counts, at each row's threshold from its floor and A/A spread. Bytes allocated are not memory kept: peak RSS in the run report tells retained from transient.`
-};
-var CYCLES_VIEW = {
-  kind: "cycles",
-  label: "estimated cycles",
-  column: "est. cycles",
-  title: "Estimated cycles",
-  verb: "counted",
-  defaultThreshold: INSTRUCTION_DEFAULTS.floor,
-  defaultCounter: "callgrind cache simulation",
-  verdictOf: (r) => r.cycles?.verdict,
-  figureOf: (r) => r.cycles ? { changes: [{ ratio: r.cycles.ratio }], spread: r.cycles.spread, thresholds: [{ threshold: r.cycles.threshold }], verdict: r.cycles.verdict } : void 0,
-  noteOf: (r) => r.cyclesNote,
-  settingOf: (env) => env.cycles ? { counter: env.cycles.counter, threshold: env.cycles.threshold, ms: env.cycles.ms } : void 0,
-  note: () => "est. cycles = head/base estimated cycles per timed iteration: callgrind's instructions plus 10 per simulated L1 miss and 100 per last-level miss (a fixed 32 KiB L1, 8 MiB LL; docs/evidence.md), CPU rows only; flagged like counts, at each row's threshold from its floor and A/A spread. A change in how data meets the caches moves cycles where counts stay; a real core's prefetchers and out-of-order execution are not simulated.",
-  timeLine: "of which counting estimated cycles"
-};
-var VIEWS = {
-  wall: WALL_VIEW,
-  instructions: INSTRUCTIONS_VIEW,
-  allocations: ALLOCATIONS_VIEW,
-  cycles: CYCLES_VIEW
-};
-var VIEW_LIST = MEASURES.map((k) => VIEWS[k]);
-var COLUMN_VIEWS = VIEW_LIST.filter((v) => v.column !== null);
-
-// src/evidence/allocations.ts
-var series = external_exports.array(external_exports.number().nonnegative());
-var ALLOCATIONS = {
-  id: "allocations",
-  label: ALLOCATIONS_VIEW.label,
-  view: ALLOCATIONS_VIEW,
-  deterministic: true,
-  takes: isCounted,
-  iterations: ALLOC_ITERATIONS,
-  slowdown: { setup: 1, warmup: 1, timed: 1 },
-  dir: "allocations",
-  verb: ALLOCATIONS_VIEW.verb,
-  unavailable: async () => null,
-  run: (cmd, o) => allocationRun(cmd, { plan: o.plan, out: o.out, timeoutMs: o.timeoutMs, fixtures: o.fixtures, env: o.env, onLine: o.onLine, iterations: o.iterations }),
-  figures: (c) => c.alloc_bytes ? { bytes: c.alloc_bytes, ...c.allocs ? { allocs: c.allocs } : {} } : null,
-  figuresSchema: external_exports.strictObject({ bytes: series, allocs: series.optional() }),
-  attach: (into, from) => attachFigures(
-    into,
-    from,
-    (c) => c.alloc_bytes ? { alloc_bytes: c.alloc_bytes, ...c.allocs ? { allocs: c.allocs } : {} } : null,
-    from.alloc_counter ? { alloc_counter: from.alloc_counter } : {}
-  ),
-  counterOf: (r) => r.alloc_counter?.method ?? null,
-  judge: (floor) => (base, baseAgain, head2) => judgeAllocations(base, baseAgain, head2, { floor }),
-  defaultThreshold: ALLOCATIONS_VIEW.defaultThreshold
-};
-
-// src/evidence/counting.ts
-function countingEvidence(kind, o) {
-  const figures = (c) => c[kind] ?? null;
-  return {
-    id: kind,
-    label: o.view.label,
-    view: o.view,
-    deterministic: true,
-    takes: isCounted,
-    iterations: COUNT_ITERATIONS,
-    slowdown: o.slowdown,
-    dir: o.dir,
-    verb: o.view.verb,
-    async unavailable() {
-      const found = await findCounter();
-      return found.counter ? null : found.reason;
-    },
-    async run(cmd, r) {
-      const found = await findCounter();
-      if (!found.counter) return { result: null, problems: [found.reason] };
-      return countRunner(cmd, {
-        runner: r.runner,
-        plan: r.plan,
-        counter: found.counter,
-        out: r.out,
-        timeoutMs: r.timeoutMs,
-        fixtures: r.fixtures,
-        env: r.env,
-        onLine: r.onLine,
-        iterations: r.iterations,
-        keepDumps: r.keep,
-        ...o.cacheSim ? { cacheSim: true } : {}
-      });
-    },
-    figures,
-    figuresSchema: external_exports.array(external_exports.number().nonnegative()),
-    attach: (into, from) => attachFigures(
-      into,
-      from,
-      (c) => {
-        const f = figures(c);
-        return f ? { [kind]: f } : null;
-      },
-      from.counter ? { counter: from.counter } : {}
-    ),
-    counterOf: (r) => r.counter ? `${o.tool} (${r.counter.version})` : null,
-    judge: (floor) => (base, baseAgain, head2) => judgeSteps(base, baseAgain, head2, { floor }),
-    defaultThreshold: o.view.defaultThreshold
-  };
-}
-
-// src/evidence/cycles.ts
-var CYCLES = countingEvidence("cycles", {
-  view: CYCLES_VIEW,
-  dir: "cycles",
-  cacheSim: true,
-  // Plain counting's slowdown times the cache simulation's cost over it, measured on bee-rs (docs/calibration.md "Estimated cycles").
-  slowdown: { setup: 5, warmup: 5, timed: 50 * 5 },
-  tool: "callgrind cache simulation"
-});
-
-// src/evidence/instructions.ts
-var INSTRUCTIONS = countingEvidence("instructions", {
-  view: INSTRUCTIONS_VIEW,
-  dir: "counts",
-  cacheSim: false,
-  // Callgrind's slowdown on instrumented code; the warmup runs uninstrumented (~5x).
-  slowdown: { setup: 5, warmup: 5, timed: 50 },
-  tool: "callgrind"
-});
-
-// src/evidence/wall.ts
-var WALL = {
-  id: "wall",
-  label: WALL_VIEW.label,
-  view: WALL_VIEW,
-  deterministic: false,
-  takes: () => true,
-  iterations: "profile",
-  slowdown: { setup: 1, warmup: 1, timed: 1 },
-  dir: "results",
-  unavailable: async () => null,
-  async run(cmd, o) {
-    const inv = await invokeRunner(cmd, { plan: o.plan, out: o.out, timeoutMs: o.timeoutMs, fixtures: o.fixtures, bee: o.bee, env: o.env, onLine: o.onLine });
-    return { result: inv.result, problems: inv.problem ? [inv.problem] : [] };
-  }
-};
-
-// src/evidence/registry.ts
-var DETERMINISTIC_RECORDS = { instructions: INSTRUCTIONS, allocations: ALLOCATIONS, cycles: CYCLES };
-var EVIDENCES = { wall: WALL, ...DETERMINISTIC_RECORDS };
-var deterministicEvidence = (kind) => DETERMINISTIC_RECORDS[kind];
-var deterministicOf = (m) => DETERMINISTIC.filter((k) => m.includes(k));
-
 // src/evidence/deterministic-ab.ts
-import { join as join22 } from "node:path";
+import { join as join23 } from "node:path";
 var AB_RUNS = ["base", "baseAgain", "head"];
 var RUN_TEXT = { base: "base", baseAgain: "base (second run)", head: "head" };
 var keyOf = (c) => `${c.id}\0${String(c.param.label)}`;
 async function deterministicAb(ev, sides, o) {
   const started = performance.now();
-  const rawDir = (name2) => join22(o.outDir, ev.dir, `raw-${name2}`);
+  const rawDir = (name2) => join23(o.outDir, ev.dir, `raw-${name2}`);
   const runs = await Promise.all(
     AB_RUNS.map((name2) => {
       const side = name2 === "head" ? "head" : "base";
       return ev.run(sides[side], {
         ...o,
-        out: join22(o.outDir, ev.dir, `${name2}.json`),
+        out: join23(o.outDir, ev.dir, `${name2}.json`),
         env: o.env?.[side],
         onLine: (l) => o.log?.(`[${ev.id} ${name2}] ${l}`),
         ...o.keepRaw ? { keep: rawDir(name2) } : {}
       });
     })
   );
-  const byRun = Object.fromEntries(AB_RUNS.map((name2, i) => [name2, new Map((runs[i].result?.cases ?? []).map((c) => [keyOf(c), c]))]));
+  const byRun = Object.fromEntries(AB_RUNS.map((name2, i2) => [name2, new Map((runs[i2].result?.cases ?? []).map((c) => [keyOf(c), c]))]));
   const rows = [];
   const seen = /* @__PURE__ */ new Set();
   for (const run2 of runs) {
@@ -31234,7 +37634,7 @@ async function deterministicAb(ev, sides, o) {
     kind: ev.id,
     counter,
     rows,
-    problems: runs.flatMap((r, i) => r.problems.map((p) => `${RUN_TEXT[AB_RUNS[i]]}: ${p}`)),
+    problems: runs.flatMap((r, i2) => r.problems.map((p) => `${RUN_TEXT[AB_RUNS[i2]]}: ${p}`)),
     elapsedMs: performance.now() - started,
     results: { base: runs[0].result, head: runs[2].result },
     ...o.keepRaw ? { raw: Object.fromEntries(AB_RUNS.map((n) => [n, rawDir(n)])) } : {}
@@ -31247,7 +37647,7 @@ async function runEvidence(kind, cmd, o) {
   const plan2 = planOf(o.plan, ev.takes);
   const name2 = ev.id === "wall" ? o.runner : `${o.runner}: ${ev.label}`;
   if (plan2.units.length === 0) return { result: null, problems: [] };
-  const why = await ev.unavailable();
+  const why = await ev.unavailable(o.runner);
   if (why) {
     o.log(`${name2} skipped: ${why}`);
     return { result: null, problems: [], skipped: `${name2}: ${why}` };
@@ -31374,14 +37774,14 @@ function pairOne(v, runProblems, roundsRun) {
 var first = (m) => m.values().next().value;
 
 // src/run/rounds.ts
-import { join as join23 } from "node:path";
+import { join as join24 } from "node:path";
 
 // src/run/pin.ts
 import { spawnSync } from "node:child_process";
-import { readFileSync as readFileSync16 } from "node:fs";
-function parseCpuList(list2) {
+import { readFileSync as readFileSync18 } from "node:fs";
+function parseCpuList(list3) {
   const cpus = [];
-  for (const part of list2.trim().split(",")) {
+  for (const part of list3.trim().split(",")) {
     const m = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
     if (!m) return [];
     const from = Number(m[1]);
@@ -31393,14 +37793,14 @@ function parseCpuList(list2) {
 function pinnableCpus() {
   let status2;
   try {
-    status2 = readFileSync16("/proc/self/status", "utf8");
+    status2 = readFileSync18("/proc/self/status", "utf8");
   } catch {
     return [];
   }
-  const list2 = /^Cpus_allowed_list:\s*(.+)$/m.exec(status2)?.[1];
-  if (!list2) return [];
+  const list3 = /^Cpus_allowed_list:\s*(.+)$/m.exec(status2)?.[1];
+  if (!list3) return [];
   if (spawnSync("taskset", ["--version"], { env: childEnv() }).status !== 0) return [];
-  return parseCpuList(list2);
+  return parseCpuList(list3);
 }
 function cpuFor(c, round, cpus) {
   if (c.kind !== "cpu" || c.parallel || cpus.length < 2) return null;
@@ -31529,7 +37929,7 @@ async function runCaseRound(sides, o, c, round, cpu) {
     order.map(async (side) => {
       const inv = await invokeRunner(sides[side], {
         plan: planOf(o.plan, (u) => u.id === c.id),
-        out: join23(o.outDir, "rounds", c.id, `r${String(round).padStart(2, "0")}-${side}.json`),
+        out: join24(o.outDir, "rounds", c.id, `r${String(round).padStart(2, "0")}-${side}.json`),
         timeoutMs: 2 * o.caseBudgetMs,
         fixtures: o.fixtures,
         bee: o.beeBySide?.[side] ?? o.bee,
@@ -31545,20 +37945,23 @@ async function runCaseRound(sides, o, c, round, cpu) {
 }
 
 // src/ab/report.ts
-import { join as join25 } from "node:path";
+import { join as join26 } from "node:path";
 
 // src/report/model/ab.ts
-var isRegression = (r) => r.status === "ok" && rowVerdict(r) === "regression";
-var isImprovement = (r) => r.status === "ok" && rowVerdict(r) === "improvement";
+var isRegression = (r) => r.status === "ok" && r.verdict === "regression";
+var isImprovement = (r) => r.status === "ok" && r.verdict === "improvement";
 var isUnchanged = (r) => r.status === "ok" && !isRegression(r) && !isImprovement(r);
 function orderRows(rows) {
-  const regressions = rows.filter(isRegression).sort((a, b) => (b.ratio ?? 1) - (a.ratio ?? 1));
-  const improvements = rows.filter(isImprovement).sort((a, b) => (a.ratio ?? 1) - (b.ratio ?? 1));
+  const ratio = (r) => wallOf(r)?.ratio ?? 1;
+  const regressions = rows.filter(isRegression).sort((a, b) => ratio(b) - ratio(a));
+  const improvements = rows.filter(isImprovement).sort((a, b) => ratio(a) - ratio(b));
   const rest = rows.filter((r) => !isRegression(r) && !isImprovement(r));
   return [...regressions, ...improvements, ...rest];
 }
 function columnsOf(input2) {
-  return new Set(COLUMN_VIEWS.filter((v) => v.settingOf(input2.env) !== void 0 || input2.rows.some((r) => v.figureOf(r) || v.noteOf(r))).map((v) => v.kind));
+  return new Set(
+    COLUMN_VIEWS.filter((v) => settingOf(input2.env, v.kind) !== void 0 || input2.rows.some((r) => r.evidence[v.kind] !== void 0)).map((v) => v.kind)
+  );
 }
 
 // src/report/model/types.ts
@@ -31643,7 +38046,7 @@ function verdictCell(r) {
   switch (r.status) {
     case "ok":
       if (r.note?.startsWith("too few")) return `\u26A0 ${text4}`;
-      return `${GLYPH[rowVerdict(r)]}${text4 ? ` (${text4})` : ""}`;
+      return `${GLYPH[r.verdict ?? "~"]}${text4 ? ` (${text4})` : ""}`;
     case "skipped":
       return `\u23ED skipped${note}`;
     case "failed":
@@ -31661,9 +38064,9 @@ function thresholdText(figures) {
   return `(threshold ${shown})`;
 }
 function evidenceColumnCell(r, v) {
-  const f = v.figureOf(r);
+  const f = figureOf(r, v);
   if (!f) {
-    const note = v.noteOf(r);
+    const note = noteOf(r, v.kind);
     return r.kind === "net" ? `not ${v.verb} (net)` : note ? `\u2014 (${mdText(clip(note, NOTE_CHARS))})` : "\u2014";
   }
   const threshold = f.thresholds?.length ? ` ${thresholdText(f.thresholds)}` : "";
@@ -31675,15 +38078,15 @@ function evidenceCell(r) {
 }
 var shownViews = (e) => COLUMN_VIEWS.filter((v) => e.has(v.kind));
 function tableRow(r, e) {
-  const ok = r.status === "ok";
+  const w = r.status === "ok" ? wallOf(r) : void 0;
   return [
     mdCode(r.caseId),
     mdText(r.label),
-    humanFigure(r.baseMedianNs, r.work),
-    humanFigure(r.headMedianNs, r.work),
-    ok && r.ratio !== void 0 ? `${formatTimeChange(r.ratio)}${r.ciHalfWidth !== void 0 ? ` ${formatNoise(r.ciHalfWidth)}` : ""}` : "\u2014",
-    ok && r.ci ? formatTimeInterval(r.ci) : "\u2014",
-    ok && r.q !== void 0 ? formatP(r.q) : "\u2014",
+    humanFigure(w?.baseMedianNs, r.work),
+    humanFigure(w?.headMedianNs, r.work),
+    w ? `${formatTimeChange(w.ratio)}${w.ciHalfWidth !== void 0 ? ` ${formatNoise(w.ciHalfWidth)}` : ""}` : "\u2014",
+    w?.ci ? formatTimeInterval(w.ci) : "\u2014",
+    w ? formatP(w.q) : "\u2014",
     ...shownViews(e).map((v) => evidenceColumnCell(r, v)),
     ...e.size > 0 ? [evidenceCell(r)] : [],
     verdictCell(r)
@@ -31717,7 +38120,7 @@ function crossClientSection(input2, rows) {
       [
         mdCode(r.caseId),
         mdText(r.label),
-        humanFigure(r.headMedianNs, r.work),
+        humanFigure(wallOf(r)?.headMedianNs, r.work),
         ...others.map((o) => {
           const c = other.cells[o];
           if (!c) return "\u2014";
@@ -31758,7 +38161,7 @@ function environmentSection(input2) {
       ["threshold", `${formatChange(1 + input2.threshold).replace("+", "\xB1")}`],
       ["wall time", formatDuration(e.wallTimeMs * 1e6)],
       ...VIEW_LIST.flatMap((v) => {
-        const s = v.settingOf(e);
+        const s = settingOf(e, v.kind);
         return v.timeLine && s ? [[v.timeLine, formatDuration(s.ms * 1e6)]] : [];
       }),
       ...stopped ? [["stopped early", stopped]] : []
@@ -31835,7 +38238,7 @@ function renderAbComment(input2, opts = {}) {
     ]) : null,
     headline(counts),
     failureSummary(input2.rows.filter((r) => r.status === "failed").map((r) => ({ caseId: r.caseId, label: r.label, reason: r.note ?? "no reason recorded" }))),
-    ...shownViews(evidence).flatMap((v) => ruleLines(v, v.settingOf(input2.env))),
+    ...shownViews(evidence).flatMap((v) => ruleLines(v, settingOf(input2.env, v.kind))),
     input2.rows.some((r) => r.kind === "net") ? mdQuote([`\u26A0 ${mdText(NET_SCOPE_CAVEAT)}`]) : null,
     input2.env.loadShift ? mdQuote([loadShiftLine(input2.env.loadShift)]) : null,
     input2.env.stoppedEarly ? mdQuote([
@@ -31888,7 +38291,7 @@ function renderAbComment(input2, opts = {}) {
   const rest = keep(0, ordered);
   let lo = 0;
   let hi = rest.length;
-  const cut = (k) => ({
+  const cut2 = (k) => ({
     evidence,
     top: top2,
     shown: rest.slice(0, k),
@@ -31899,10 +38302,10 @@ function renderAbComment(input2, opts = {}) {
   });
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (fits2(cut(mid))) lo = mid;
+    if (fits2(cut2(mid))) lo = mid;
     else hi = mid - 1;
   }
-  parts = cut(lo);
+  parts = cut2(lo);
   return finish(parts);
 }
 
@@ -31912,16 +38315,16 @@ function regressionAnnotations(rows) {
   return flaggedRows(rows, "regression").map(
     ({ row, by }) => `regression: ${row.caseId} [${row.label}]: ${by.map((k) => {
       const v = VIEWS[k];
-      const f = v.figureOf(row);
+      const f = figureOf(row, v);
       return f ? `${v.label} ${changesText(f)} (${basisText(f)})` : v.label;
     }).join(", ")}`
   );
 }
 
 // src/report/write.ts
-import { mkdirSync as mkdirSync8, readFileSync as readFileSync17, writeFileSync as writeFileSync8 } from "node:fs";
+import { mkdirSync as mkdirSync8, readFileSync as readFileSync19, writeFileSync as writeFileSync8 } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname as dirname7, join as join24 } from "node:path";
+import { dirname as dirname8, join as join25 } from "node:path";
 
 // src/report/model/cell.ts
 var TIMER_MARK = "\u2021";
@@ -32225,7 +38628,7 @@ var CSV_COLUMNS = [
 var CSV_ALLOC_COLUMNS = ["allocs_per_op", "alloc_bytes_per_op", "memory_story"];
 function renderCsv(model) {
   const runners = runnersOf(model);
-  const version3 = new Map(model.runners.map((r) => [r.runner, r.client.version]));
+  const version4 = new Map(model.runners.map((r) => [r.runner, r.client.version]));
   const withAlloc = showsAllocations(model);
   const header2 = [...CSV_COLUMNS, ...withAlloc ? CSV_ALLOC_COLUMNS : []];
   const lines = [header2.join(",")];
@@ -32246,7 +38649,7 @@ function renderCsv(model) {
           if (!cell) continue;
           const fields = [
             RUNNER_LABEL[runner],
-            version3.get(runner),
+            version4.get(runner),
             row.caseId,
             row.group,
             row.kind,
@@ -32310,7 +38713,7 @@ function sparkline(samples, color, width = 60, height = 14) {
   }
   const range = hi - lo || 1;
   const step2 = (width - 2 * pad) / (samples.length - 1);
-  const points = samples.map((v, i) => `${(pad + i * step2).toFixed(1)},${(height - pad - (v - lo) / range * (height - 2 * pad)).toFixed(1)}`).join(" ");
+  const points = samples.map((v, i2) => `${(pad + i2 * step2).toFixed(1)},${(height - pad - (v - lo) / range * (height - 2 * pad)).toFixed(1)}`).join(" ");
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" style="vertical-align:middle"><polyline points="${points}" fill="none" stroke="${color}" stroke-width="1"/></svg>`;
 }
 function bars(items, width = 90) {
@@ -32321,8 +38724,8 @@ function bars(items, width = 90) {
   const gap = 3;
   const nameW = 42;
   const textW = 110;
-  const rows = items.map((b, i) => {
-    const y = i * (barH + gap);
+  const rows = items.map((b, i2) => {
+    const y = i2 * (barH + gap);
     const name2 = `<text x="0" y="${y + barH - 1}" font-size="10" fill="#475569">${RUNNER_LABEL[b.runner]}</text>`;
     if (b.value == null || !Number.isFinite(b.value) || b.value <= 0) {
       return `${name2}<rect x="${nameW}" y="${y}" width="2" height="${barH}" fill="${MISSING_COLOR}"/><text x="${nameW + 6}" y="${y + barH - 1}" font-size="10" fill="#64748b">\u2014</text>`;
@@ -32339,7 +38742,7 @@ function htmlReport(t, opts = {}) {
   const title = opts.title ?? "bee-bench report";
   const charts = [];
   const sections = model.groups.map((g) => groupHtml(g, t, charts)).join("\n");
-  const data = jsonForScript({ charts });
+  const data2 = jsonForScript({ charts });
   const chartJs = opts.chartJs ? opts.chartJs.replace(/<\/(script)/gi, "<\\/$1").replace(/<!--/g, "<\\!--") : null;
   const scripts = [chartJs, PAGE_SCRIPT].filter((s) => s !== null);
   const csp = [
@@ -32367,12 +38770,12 @@ ${t.notRun.map((line) => `<p class="sub">Not ranked: ${htmlText(line)}.</p>`).jo
 <p class="controls"><span id="chart-status" class="sub"></span></p>
 ${sections}
 <footer><p>Cells lead with the figure rows compare: MB/s for byte cases, time per op otherwise (with its ratio to the fastest runner in the row, <strong>best</strong> in bold), so runners that ran different work (the param column names it) compare fairly. Below: the median per iteration and the work it did; spread (\xB1half-range around the median, \u26A0 above 50%), cv, p95 (n \u2265 10), iterations, peak RSS, CPU/wall (\u22481 single-thread CPU-bound, &lt;1 waiting, &gt;1 multi-threaded); a sparkline of the iterations in order. Bars and charts: time per unit of work as a multiple of the row's fastest runner (1.00x), in each runner's colour, longest = slowest; logarithmic where they span more than 10x.</p>${showsAllocations(model) ? `<p>${htmlText(ALLOC_LEGEND)}</p>` : ""}<p>${htmlText(THROUGHPUT_FOOTNOTE)}</p></footer>
-<script type="application/json" id="bee-bench-data">${data}</script>
+<script type="application/json" id="bee-bench-data">${data2}</script>
 ${scripts.map((s) => `<script>${s}</script>`).join("\n")}`
   });
 }
 function prose(s) {
-  return s.split(/`([^`\r\n]+)`/).map((p, i) => i % 2 === 1 ? `<code>${htmlText(p)}</code>` : htmlText(p)).join("");
+  return s.split(/`([^`\r\n]+)`/).map((p, i2) => i2 % 2 === 1 ? `<code>${htmlText(p)}</code>` : htmlText(p)).join("");
 }
 function meta3(m) {
   const parts = [];
@@ -32423,7 +38826,7 @@ function groupHtml(g, t, charts) {
     table2(
       ["case \xB7 param", ...runners.map((r) => htmlText(RUNNER_LABEL[r])), "bars"],
       g.cases.flatMap(
-        (c) => c.rows.map((row, i) => [caseCell(c, row, i === 0), ...runners.map((r) => cellHtml(row, r, view(row, r))), row.contested ? rowBars(row, runners) : ""])
+        (c) => c.rows.map((row, i2) => [caseCell(c, row, i2 === 0), ...runners.map((r) => cellHtml(row, r, view(row, r))), row.contested ? rowBars(row, runners) : ""])
       ),
       "cases"
     )
@@ -32614,9 +39017,9 @@ var EIGHTHS = ["", "\u258F", "\u258E", "\u258D", "\u258C", "\u258B", "\u258A", "
 function textSparkline(samples, maxWidth = 30) {
   if (samples.length < 2) return "";
   const width = Math.min(samples.length, maxWidth);
-  const points = Array.from({ length: width }, (_, i) => {
-    const from = Math.floor(i * samples.length / width);
-    const to = Math.floor((i + 1) * samples.length / width);
+  const points = Array.from({ length: width }, (_, i2) => {
+    const from = Math.floor(i2 * samples.length / width);
+    const to = Math.floor((i2 + 1) * samples.length / width);
     const bucket = samples.slice(from, to);
     return bucket.reduce((a, b) => a + b, 0) / bucket.length;
   });
@@ -32637,7 +39040,7 @@ function textBars(items, width = 12) {
   });
 }
 
-// src/report/render/markdown.ts
+// src/report/render/report-md.ts
 function markdownReport(t, opts = {}) {
   const { model } = t;
   return mdBlocks([
@@ -32672,7 +39075,7 @@ function mdTableOf(t) {
   return mdTable(
     t.headers.map(mdText),
     t.rows.map((r) => r.map(mdPieces)),
-    t.numeric ? t.headers.map((_, i) => i === 0 ? "left" : "right") : []
+    t.numeric ? t.headers.map((_, i2) => i2 === 0 ? "left" : "right") : []
   );
 }
 function header(meta4) {
@@ -32769,7 +39172,7 @@ function chartJsSource() {
   if (true) return '/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */\n!function(t,e){"object"==typeof exports&&"undefined"!=typeof module?module.exports=e():"function"==typeof define&&define.amd?define(e):(t="undefined"!=typeof globalThis?globalThis:t||self).Chart=e()}(this,(function(){"use strict";var t=Object.freeze({__proto__:null,get Colors(){return Jo},get Decimation(){return ta},get Filler(){return ba},get Legend(){return Ma},get SubTitle(){return Pa},get Title(){return ka},get Tooltip(){return Wa}});function e(){}const i=(()=>{let t=0;return()=>t++})();function s(t){return null==t}function n(t){if(Array.isArray&&Array.isArray(t))return!0;const e=Object.prototype.toString.call(t);return"[object"===e.slice(0,7)&&"Array]"===e.slice(-6)}function o(t){return null!==t&&"[object Object]"===Object.prototype.toString.call(t)}function a(t){return("number"==typeof t||t instanceof Number)&&isFinite(+t)}function r(t,e){return a(t)?t:e}function l(t,e){return void 0===t?e:t}const h=(t,e)=>"string"==typeof t&&t.endsWith("%")?parseFloat(t)/100:+t/e,c=(t,e)=>"string"==typeof t&&t.endsWith("%")?parseFloat(t)/100*e:+t;function d(t,e,i){if(t&&"function"==typeof t.call)return t.apply(i,e)}function u(t,e,i,s){let a,r,l;if(n(t))if(r=t.length,s)for(a=r-1;a>=0;a--)e.call(i,t[a],a);else for(a=0;a<r;a++)e.call(i,t[a],a);else if(o(t))for(l=Object.keys(t),r=l.length,a=0;a<r;a++)e.call(i,t[l[a]],l[a])}function f(t,e){let i,s,n,o;if(!t||!e||t.length!==e.length)return!1;for(i=0,s=t.length;i<s;++i)if(n=t[i],o=e[i],n.datasetIndex!==o.datasetIndex||n.index!==o.index)return!1;return!0}function g(t){if(n(t))return t.map(g);if(o(t)){const e=Object.create(null),i=Object.keys(t),s=i.length;let n=0;for(;n<s;++n)e[i[n]]=g(t[i[n]]);return e}return t}function p(t){return-1===["__proto__","prototype","constructor"].indexOf(t)}function m(t,e,i,s){if(!p(t))return;const n=e[t],a=i[t];o(n)&&o(a)?x(n,a,s):e[t]=g(a)}function x(t,e,i){const s=n(e)?e:[e],a=s.length;if(!o(t))return t;const r=(i=i||{}).merger||m;let l;for(let e=0;e<a;++e){if(l=s[e],!o(l))continue;const n=Object.keys(l);for(let e=0,s=n.length;e<s;++e)r(n[e],t,l,i)}return t}function b(t,e){return x(t,e,{merger:_})}function _(t,e,i){if(!p(t))return;const s=e[t],n=i[t];o(s)&&o(n)?b(s,n):Object.prototype.hasOwnProperty.call(e,t)||(e[t]=g(n))}const y={"":t=>t,x:t=>t.x,y:t=>t.y};function v(t){const e=t.split("."),i=[];let s="";for(const t of e)s+=t,s.endsWith("\\\\")?s=s.slice(0,-1)+".":(i.push(s),s="");return i}function M(t,e){const i=y[e]||(y[e]=function(t){const e=v(t);return t=>{for(const i of e){if(""===i)break;t=t&&t[i]}return t}}(e));return i(t)}function w(t){return t.charAt(0).toUpperCase()+t.slice(1)}const k=t=>void 0!==t,S=t=>"function"==typeof t,P=(t,e)=>{if(t.size!==e.size)return!1;for(const i of t)if(!e.has(i))return!1;return!0};function D(t){return"mouseup"===t.type||"click"===t.type||"contextmenu"===t.type}const C=Math.PI,O=2*C,A=O+C,T=Number.POSITIVE_INFINITY,L=C/180,E=C/2,R=C/4,I=2*C/3,z=Math.log10,F=Math.sign;function V(t,e,i){return Math.abs(t-e)<i}function B(t){const e=Math.round(t);t=V(t,e,t/1e3)?e:t;const i=Math.pow(10,Math.floor(z(t))),s=t/i;return(s<=1?1:s<=2?2:s<=5?5:10)*i}function N(t){const e=[],i=Math.sqrt(t);let s;for(s=1;s<i;s++)t%s==0&&(e.push(s),e.push(t/s));return i===(0|i)&&e.push(i),e.sort(((t,e)=>t-e)).pop(),e}function W(t){return!function(t){return"symbol"==typeof t||"object"==typeof t&&null!==t&&!(Symbol.toPrimitive in t||"toString"in t||"valueOf"in t)}(t)&&!isNaN(parseFloat(t))&&isFinite(t)}function H(t,e){const i=Math.round(t);return i-e<=t&&i+e>=t}function j(t,e,i){let s,n,o;for(s=0,n=t.length;s<n;s++)o=t[s][i],isNaN(o)||(e.min=Math.min(e.min,o),e.max=Math.max(e.max,o))}function $(t){return t*(C/180)}function Y(t){return t*(180/C)}function U(t){if(!a(t))return;let e=1,i=0;for(;Math.round(t*e)/e!==t;)e*=10,i++;return i}function X(t,e){const i=e.x-t.x,s=e.y-t.y,n=Math.sqrt(i*i+s*s);let o=Math.atan2(s,i);return o<-.5*C&&(o+=O),{angle:o,distance:n}}function q(t,e){return Math.sqrt(Math.pow(e.x-t.x,2)+Math.pow(e.y-t.y,2))}function K(t,e){return(t-e+A)%O-C}function G(t){return(t%O+O)%O}function J(t,e,i,s){const n=G(t),o=G(e),a=G(i),r=G(o-n),l=G(a-n),h=G(n-o),c=G(n-a);return n===o||n===a||s&&o===a||r>l&&h<c}function Z(t,e,i){return Math.max(e,Math.min(i,t))}function Q(t){return Z(t,-32768,32767)}function tt(t,e,i,s=1e-6){return t>=Math.min(e,i)-s&&t<=Math.max(e,i)+s}function et(t,e,i){i=i||(i=>t[i]<e);let s,n=t.length-1,o=0;for(;n-o>1;)s=o+n>>1,i(s)?o=s:n=s;return{lo:o,hi:n}}const it=(t,e,i,s)=>et(t,i,s?s=>{const n=t[s][e];return n<i||n===i&&t[s+1][e]===i}:s=>t[s][e]<i),st=(t,e,i)=>et(t,i,(s=>t[s][e]>=i));function nt(t,e,i){let s=0,n=t.length;for(;s<n&&t[s]<e;)s++;for(;n>s&&t[n-1]>i;)n--;return s>0||n<t.length?t.slice(s,n):t}const ot=["push","pop","shift","splice","unshift"];function at(t,e){t._chartjs?t._chartjs.listeners.push(e):(Object.defineProperty(t,"_chartjs",{configurable:!0,enumerable:!1,value:{listeners:[e]}}),ot.forEach((e=>{const i="_onData"+w(e),s=t[e];Object.defineProperty(t,e,{configurable:!0,enumerable:!1,value(...e){const n=s.apply(this,e);return t._chartjs.listeners.forEach((t=>{"function"==typeof t[i]&&t[i](...e)})),n}})})))}function rt(t,e){const i=t._chartjs;if(!i)return;const s=i.listeners,n=s.indexOf(e);-1!==n&&s.splice(n,1),s.length>0||(ot.forEach((e=>{delete t[e]})),delete t._chartjs)}function lt(t){const e=new Set(t);return e.size===t.length?t:Array.from(e)}const ht="undefined"==typeof window?function(t){return t()}:window.requestAnimationFrame;function ct(t,e){let i=[],s=!1;return function(...n){i=n,s||(s=!0,ht.call(window,(()=>{s=!1,t.apply(e,i)})))}}function dt(t,e){let i;return function(...s){return e?(clearTimeout(i),i=setTimeout(t,e,s)):t.apply(this,s),e}}const ut=t=>"start"===t?"left":"end"===t?"right":"center",ft=(t,e,i)=>"start"===t?e:"end"===t?i:(e+i)/2,gt=(t,e,i,s)=>t===(s?"left":"right")?i:"center"===t?(e+i)/2:e;function pt(t,e,i){const n=e.length;let o=0,a=n;if(t._sorted){const{iScale:r,vScale:l,_parsed:h}=t,c=t.dataset&&t.dataset.options?t.dataset.options.spanGaps:null,d=r.axis,{min:u,max:f,minDefined:g,maxDefined:p}=r.getUserBounds();if(g){if(o=Math.min(it(h,d,u).lo,i?n:it(e,d,r.getPixelForValue(u)).lo),c){const t=h.slice(0,o+1).reverse().findIndex((t=>!s(t[l.axis])));o-=Math.max(0,t)}o=Z(o,0,n-1)}if(p){let t=Math.max(it(h,r.axis,f,!0).hi+1,i?0:it(e,d,r.getPixelForValue(f),!0).hi+1);if(c){const e=h.slice(t-1).findIndex((t=>!s(t[l.axis])));t+=Math.max(0,e)}a=Z(t,o,n)-o}else a=n-o}return{start:o,count:a}}function mt(t){const{xScale:e,yScale:i,_scaleRanges:s}=t,n={xmin:e.min,xmax:e.max,ymin:i.min,ymax:i.max};if(!s)return t._scaleRanges=n,!0;const o=s.xmin!==e.min||s.xmax!==e.max||s.ymin!==i.min||s.ymax!==i.max;return Object.assign(s,n),o}class xt{constructor(){this._request=null,this._charts=new Map,this._running=!1,this._lastDate=void 0}_notify(t,e,i,s){const n=e.listeners[s],o=e.duration;n.forEach((s=>s({chart:t,initial:e.initial,numSteps:o,currentStep:Math.min(i-e.start,o)})))}_refresh(){this._request||(this._running=!0,this._request=ht.call(window,(()=>{this._update(),this._request=null,this._running&&this._refresh()})))}_update(t=Date.now()){let e=0;this._charts.forEach(((i,s)=>{if(!i.running||!i.items.length)return;const n=i.items;let o,a=n.length-1,r=!1;for(;a>=0;--a)o=n[a],o._active?(o._total>i.duration&&(i.duration=o._total),o.tick(t),r=!0):(n[a]=n[n.length-1],n.pop());r&&(s.draw(),this._notify(s,i,t,"progress")),n.length||(i.running=!1,this._notify(s,i,t,"complete"),i.initial=!1),e+=n.length})),this._lastDate=t,0===e&&(this._running=!1)}_getAnims(t){const e=this._charts;let i=e.get(t);return i||(i={running:!1,initial:!0,items:[],listeners:{complete:[],progress:[]}},e.set(t,i)),i}listen(t,e,i){this._getAnims(t).listeners[e].push(i)}add(t,e){e&&e.length&&this._getAnims(t).items.push(...e)}has(t){return this._getAnims(t).items.length>0}start(t){const e=this._charts.get(t);e&&(e.running=!0,e.start=Date.now(),e.duration=e.items.reduce(((t,e)=>Math.max(t,e._duration)),0),this._refresh())}running(t){if(!this._running)return!1;const e=this._charts.get(t);return!!(e&&e.running&&e.items.length)}stop(t){const e=this._charts.get(t);if(!e||!e.items.length)return;const i=e.items;let s=i.length-1;for(;s>=0;--s)i[s].cancel();e.items=[],this._notify(t,e,Date.now(),"complete")}remove(t){return this._charts.delete(t)}}var bt=new xt;\n/*!\n * @kurkle/color v0.3.2\n * https://github.com/kurkle/color#readme\n * (c) 2023 Jukka Kurkela\n * Released under the MIT License\n */function _t(t){return t+.5|0}const yt=(t,e,i)=>Math.max(Math.min(t,i),e);function vt(t){return yt(_t(2.55*t),0,255)}function Mt(t){return yt(_t(255*t),0,255)}function wt(t){return yt(_t(t/2.55)/100,0,1)}function kt(t){return yt(_t(100*t),0,100)}const St={0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7,8:8,9:9,A:10,B:11,C:12,D:13,E:14,F:15,a:10,b:11,c:12,d:13,e:14,f:15},Pt=[..."0123456789ABCDEF"],Dt=t=>Pt[15&t],Ct=t=>Pt[(240&t)>>4]+Pt[15&t],Ot=t=>(240&t)>>4==(15&t);function At(t){var e=(t=>Ot(t.r)&&Ot(t.g)&&Ot(t.b)&&Ot(t.a))(t)?Dt:Ct;return t?"#"+e(t.r)+e(t.g)+e(t.b)+((t,e)=>t<255?e(t):"")(t.a,e):void 0}const Tt=/^(hsla?|hwb|hsv)\\(\\s*([-+.e\\d]+)(?:deg)?[\\s,]+([-+.e\\d]+)%[\\s,]+([-+.e\\d]+)%(?:[\\s,]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function Lt(t,e,i){const s=e*Math.min(i,1-i),n=(e,n=(e+t/30)%12)=>i-s*Math.max(Math.min(n-3,9-n,1),-1);return[n(0),n(8),n(4)]}function Et(t,e,i){const s=(s,n=(s+t/60)%6)=>i-i*e*Math.max(Math.min(n,4-n,1),0);return[s(5),s(3),s(1)]}function Rt(t,e,i){const s=Lt(t,1,.5);let n;for(e+i>1&&(n=1/(e+i),e*=n,i*=n),n=0;n<3;n++)s[n]*=1-e-i,s[n]+=e;return s}function It(t){const e=t.r/255,i=t.g/255,s=t.b/255,n=Math.max(e,i,s),o=Math.min(e,i,s),a=(n+o)/2;let r,l,h;return n!==o&&(h=n-o,l=a>.5?h/(2-n-o):h/(n+o),r=function(t,e,i,s,n){return t===n?(e-i)/s+(e<i?6:0):e===n?(i-t)/s+2:(t-e)/s+4}(e,i,s,h,n),r=60*r+.5),[0|r,l||0,a]}function zt(t,e,i,s){return(Array.isArray(e)?t(e[0],e[1],e[2]):t(e,i,s)).map(Mt)}function Ft(t,e,i){return zt(Lt,t,e,i)}function Vt(t){return(t%360+360)%360}function Bt(t){const e=Tt.exec(t);let i,s=255;if(!e)return;e[5]!==i&&(s=e[6]?vt(+e[5]):Mt(+e[5]));const n=Vt(+e[2]),o=+e[3]/100,a=+e[4]/100;return i="hwb"===e[1]?function(t,e,i){return zt(Rt,t,e,i)}(n,o,a):"hsv"===e[1]?function(t,e,i){return zt(Et,t,e,i)}(n,o,a):Ft(n,o,a),{r:i[0],g:i[1],b:i[2],a:s}}const Nt={x:"dark",Z:"light",Y:"re",X:"blu",W:"gr",V:"medium",U:"slate",A:"ee",T:"ol",S:"or",B:"ra",C:"lateg",D:"ights",R:"in",Q:"turquois",E:"hi",P:"ro",O:"al",N:"le",M:"de",L:"yello",F:"en",K:"ch",G:"arks",H:"ea",I:"ightg",J:"wh"},Wt={OiceXe:"f0f8ff",antiquewEte:"faebd7",aqua:"ffff",aquamarRe:"7fffd4",azuY:"f0ffff",beige:"f5f5dc",bisque:"ffe4c4",black:"0",blanKedOmond:"ffebcd",Xe:"ff",XeviTet:"8a2be2",bPwn:"a52a2a",burlywood:"deb887",caMtXe:"5f9ea0",KartYuse:"7fff00",KocTate:"d2691e",cSO:"ff7f50",cSnflowerXe:"6495ed",cSnsilk:"fff8dc",crimson:"dc143c",cyan:"ffff",xXe:"8b",xcyan:"8b8b",xgTMnPd:"b8860b",xWay:"a9a9a9",xgYF:"6400",xgYy:"a9a9a9",xkhaki:"bdb76b",xmagFta:"8b008b",xTivegYF:"556b2f",xSange:"ff8c00",xScEd:"9932cc",xYd:"8b0000",xsOmon:"e9967a",xsHgYF:"8fbc8f",xUXe:"483d8b",xUWay:"2f4f4f",xUgYy:"2f4f4f",xQe:"ced1",xviTet:"9400d3",dAppRk:"ff1493",dApskyXe:"bfff",dimWay:"696969",dimgYy:"696969",dodgerXe:"1e90ff",fiYbrick:"b22222",flSOwEte:"fffaf0",foYstWAn:"228b22",fuKsia:"ff00ff",gaRsbSo:"dcdcdc",ghostwEte:"f8f8ff",gTd:"ffd700",gTMnPd:"daa520",Way:"808080",gYF:"8000",gYFLw:"adff2f",gYy:"808080",honeyMw:"f0fff0",hotpRk:"ff69b4",RdianYd:"cd5c5c",Rdigo:"4b0082",ivSy:"fffff0",khaki:"f0e68c",lavFMr:"e6e6fa",lavFMrXsh:"fff0f5",lawngYF:"7cfc00",NmoncEffon:"fffacd",ZXe:"add8e6",ZcSO:"f08080",Zcyan:"e0ffff",ZgTMnPdLw:"fafad2",ZWay:"d3d3d3",ZgYF:"90ee90",ZgYy:"d3d3d3",ZpRk:"ffb6c1",ZsOmon:"ffa07a",ZsHgYF:"20b2aa",ZskyXe:"87cefa",ZUWay:"778899",ZUgYy:"778899",ZstAlXe:"b0c4de",ZLw:"ffffe0",lime:"ff00",limegYF:"32cd32",lRF:"faf0e6",magFta:"ff00ff",maPon:"800000",VaquamarRe:"66cdaa",VXe:"cd",VScEd:"ba55d3",VpurpN:"9370db",VsHgYF:"3cb371",VUXe:"7b68ee",VsprRggYF:"fa9a",VQe:"48d1cc",VviTetYd:"c71585",midnightXe:"191970",mRtcYam:"f5fffa",mistyPse:"ffe4e1",moccasR:"ffe4b5",navajowEte:"ffdead",navy:"80",Tdlace:"fdf5e6",Tive:"808000",TivedBb:"6b8e23",Sange:"ffa500",SangeYd:"ff4500",ScEd:"da70d6",pOegTMnPd:"eee8aa",pOegYF:"98fb98",pOeQe:"afeeee",pOeviTetYd:"db7093",papayawEp:"ffefd5",pHKpuff:"ffdab9",peru:"cd853f",pRk:"ffc0cb",plum:"dda0dd",powMrXe:"b0e0e6",purpN:"800080",YbeccapurpN:"663399",Yd:"ff0000",Psybrown:"bc8f8f",PyOXe:"4169e1",saddNbPwn:"8b4513",sOmon:"fa8072",sandybPwn:"f4a460",sHgYF:"2e8b57",sHshell:"fff5ee",siFna:"a0522d",silver:"c0c0c0",skyXe:"87ceeb",UXe:"6a5acd",UWay:"708090",UgYy:"708090",snow:"fffafa",sprRggYF:"ff7f",stAlXe:"4682b4",tan:"d2b48c",teO:"8080",tEstN:"d8bfd8",tomato:"ff6347",Qe:"40e0d0",viTet:"ee82ee",JHt:"f5deb3",wEte:"ffffff",wEtesmoke:"f5f5f5",Lw:"ffff00",LwgYF:"9acd32"};let Ht;function jt(t){Ht||(Ht=function(){const t={},e=Object.keys(Wt),i=Object.keys(Nt);let s,n,o,a,r;for(s=0;s<e.length;s++){for(a=r=e[s],n=0;n<i.length;n++)o=i[n],r=r.replace(o,Nt[o]);o=parseInt(Wt[a],16),t[r]=[o>>16&255,o>>8&255,255&o]}return t}(),Ht.transparent=[0,0,0,0]);const e=Ht[t.toLowerCase()];return e&&{r:e[0],g:e[1],b:e[2],a:4===e.length?e[3]:255}}const $t=/^rgba?\\(\\s*([-+.\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?(?:[\\s,/]+([-+.e\\d]+)(%)?)?\\s*\\)$/;const Yt=t=>t<=.0031308?12.92*t:1.055*Math.pow(t,1/2.4)-.055,Ut=t=>t<=.04045?t/12.92:Math.pow((t+.055)/1.055,2.4);function Xt(t,e,i){if(t){let s=It(t);s[e]=Math.max(0,Math.min(s[e]+s[e]*i,0===e?360:1)),s=Ft(s),t.r=s[0],t.g=s[1],t.b=s[2]}}function qt(t,e){return t?Object.assign(e||{},t):t}function Kt(t){var e={r:0,g:0,b:0,a:255};return Array.isArray(t)?t.length>=3&&(e={r:t[0],g:t[1],b:t[2],a:255},t.length>3&&(e.a=Mt(t[3]))):(e=qt(t,{r:0,g:0,b:0,a:1})).a=Mt(e.a),e}function Gt(t){return"r"===t.charAt(0)?function(t){const e=$t.exec(t);let i,s,n,o=255;if(e){if(e[7]!==i){const t=+e[7];o=e[8]?vt(t):yt(255*t,0,255)}return i=+e[1],s=+e[3],n=+e[5],i=255&(e[2]?vt(i):yt(i,0,255)),s=255&(e[4]?vt(s):yt(s,0,255)),n=255&(e[6]?vt(n):yt(n,0,255)),{r:i,g:s,b:n,a:o}}}(t):Bt(t)}class Jt{constructor(t){if(t instanceof Jt)return t;const e=typeof t;let i;var s,n,o;"object"===e?i=Kt(t):"string"===e&&(o=(s=t).length,"#"===s[0]&&(4===o||5===o?n={r:255&17*St[s[1]],g:255&17*St[s[2]],b:255&17*St[s[3]],a:5===o?17*St[s[4]]:255}:7!==o&&9!==o||(n={r:St[s[1]]<<4|St[s[2]],g:St[s[3]]<<4|St[s[4]],b:St[s[5]]<<4|St[s[6]],a:9===o?St[s[7]]<<4|St[s[8]]:255})),i=n||jt(t)||Gt(t)),this._rgb=i,this._valid=!!i}get valid(){return this._valid}get rgb(){var t=qt(this._rgb);return t&&(t.a=wt(t.a)),t}set rgb(t){this._rgb=Kt(t)}rgbString(){return this._valid?(t=this._rgb)&&(t.a<255?`rgba(${t.r}, ${t.g}, ${t.b}, ${wt(t.a)})`:`rgb(${t.r}, ${t.g}, ${t.b})`):void 0;var t}hexString(){return this._valid?At(this._rgb):void 0}hslString(){return this._valid?function(t){if(!t)return;const e=It(t),i=e[0],s=kt(e[1]),n=kt(e[2]);return t.a<255?`hsla(${i}, ${s}%, ${n}%, ${wt(t.a)})`:`hsl(${i}, ${s}%, ${n}%)`}(this._rgb):void 0}mix(t,e){if(t){const i=this.rgb,s=t.rgb;let n;const o=e===n?.5:e,a=2*o-1,r=i.a-s.a,l=((a*r==-1?a:(a+r)/(1+a*r))+1)/2;n=1-l,i.r=255&l*i.r+n*s.r+.5,i.g=255&l*i.g+n*s.g+.5,i.b=255&l*i.b+n*s.b+.5,i.a=o*i.a+(1-o)*s.a,this.rgb=i}return this}interpolate(t,e){return t&&(this._rgb=function(t,e,i){const s=Ut(wt(t.r)),n=Ut(wt(t.g)),o=Ut(wt(t.b));return{r:Mt(Yt(s+i*(Ut(wt(e.r))-s))),g:Mt(Yt(n+i*(Ut(wt(e.g))-n))),b:Mt(Yt(o+i*(Ut(wt(e.b))-o))),a:t.a+i*(e.a-t.a)}}(this._rgb,t._rgb,e)),this}clone(){return new Jt(this.rgb)}alpha(t){return this._rgb.a=Mt(t),this}clearer(t){return this._rgb.a*=1-t,this}greyscale(){const t=this._rgb,e=_t(.3*t.r+.59*t.g+.11*t.b);return t.r=t.g=t.b=e,this}opaquer(t){return this._rgb.a*=1+t,this}negate(){const t=this._rgb;return t.r=255-t.r,t.g=255-t.g,t.b=255-t.b,this}lighten(t){return Xt(this._rgb,2,t),this}darken(t){return Xt(this._rgb,2,-t),this}saturate(t){return Xt(this._rgb,1,t),this}desaturate(t){return Xt(this._rgb,1,-t),this}rotate(t){return function(t,e){var i=It(t);i[0]=Vt(i[0]+e),i=Ft(i),t.r=i[0],t.g=i[1],t.b=i[2]}(this._rgb,t),this}}function Zt(t){if(t&&"object"==typeof t){const e=t.toString();return"[object CanvasPattern]"===e||"[object CanvasGradient]"===e}return!1}function Qt(t){return Zt(t)?t:new Jt(t)}function te(t){return Zt(t)?t:new Jt(t).saturate(.5).darken(.1).hexString()}const ee=["x","y","borderWidth","radius","tension"],ie=["color","borderColor","backgroundColor"];const se=new Map;function ne(t,e,i){return function(t,e){e=e||{};const i=t+JSON.stringify(e);let s=se.get(i);return s||(s=new Intl.NumberFormat(t,e),se.set(i,s)),s}(e,i).format(t)}const oe={values:t=>n(t)?t:""+t,numeric(t,e,i){if(0===t)return"0";const s=this.chart.options.locale;let n,o=t;if(i.length>1){const e=Math.max(Math.abs(i[0].value),Math.abs(i[i.length-1].value));(e<1e-4||e>1e15)&&(n="scientific"),o=function(t,e){let i=e.length>3?e[2].value-e[1].value:e[1].value-e[0].value;Math.abs(i)>=1&&t!==Math.floor(t)&&(i=t-Math.floor(t));return i}(t,i)}const a=z(Math.abs(o)),r=isNaN(a)?1:Math.max(Math.min(-1*Math.floor(a),20),0),l={notation:n,minimumFractionDigits:r,maximumFractionDigits:r};return Object.assign(l,this.options.ticks.format),ne(t,s,l)},logarithmic(t,e,i){if(0===t)return"0";const s=i[e].significand||t/Math.pow(10,Math.floor(z(t)));return[1,2,3,5,10,15].includes(s)||e>.8*i.length?oe.numeric.call(this,t,e,i):""}};var ae={formatters:oe};const re=Object.create(null),le=Object.create(null);function he(t,e){if(!e)return t;const i=e.split(".");for(let e=0,s=i.length;e<s;++e){const s=i[e];t=t[s]||(t[s]=Object.create(null))}return t}function ce(t,e,i){return"string"==typeof e?x(he(t,e),i):x(he(t,""),e)}class de{constructor(t,e){this.animation=void 0,this.backgroundColor="rgba(0,0,0,0.1)",this.borderColor="rgba(0,0,0,0.1)",this.color="#666",this.datasets={},this.devicePixelRatio=t=>t.chart.platform.getDevicePixelRatio(),this.elements={},this.events=["mousemove","mouseout","click","touchstart","touchmove"],this.font={family:"\'Helvetica Neue\', \'Helvetica\', \'Arial\', sans-serif",size:12,style:"normal",lineHeight:1.2,weight:null},this.hover={},this.hoverBackgroundColor=(t,e)=>te(e.backgroundColor),this.hoverBorderColor=(t,e)=>te(e.borderColor),this.hoverColor=(t,e)=>te(e.color),this.indexAxis="x",this.interaction={mode:"nearest",intersect:!0,includeInvisible:!1},this.maintainAspectRatio=!0,this.onHover=null,this.onClick=null,this.parsing=!0,this.plugins={},this.responsive=!0,this.scale=void 0,this.scales={},this.showLine=!0,this.drawActiveElementsOnTop=!0,this.describe(t),this.apply(e)}set(t,e){return ce(this,t,e)}get(t){return he(this,t)}describe(t,e){return ce(le,t,e)}override(t,e){return ce(re,t,e)}route(t,e,i,s){const n=he(this,t),a=he(this,i),r="_"+e;Object.defineProperties(n,{[r]:{value:n[e],writable:!0},[e]:{enumerable:!0,get(){const t=this[r],e=a[s];return o(t)?Object.assign({},e,t):l(t,e)},set(t){this[r]=t}}})}apply(t){t.forEach((t=>t(this)))}}var ue=new de({_scriptable:t=>!t.startsWith("on"),_indexable:t=>"events"!==t,hover:{_fallback:"interaction"},interaction:{_scriptable:!1,_indexable:!1}},[function(t){t.set("animation",{delay:void 0,duration:1e3,easing:"easeOutQuart",fn:void 0,from:void 0,loop:void 0,to:void 0,type:void 0}),t.describe("animation",{_fallback:!1,_indexable:!1,_scriptable:t=>"onProgress"!==t&&"onComplete"!==t&&"fn"!==t}),t.set("animations",{colors:{type:"color",properties:ie},numbers:{type:"number",properties:ee}}),t.describe("animations",{_fallback:"animation"}),t.set("transitions",{active:{animation:{duration:400}},resize:{animation:{duration:0}},show:{animations:{colors:{from:"transparent"},visible:{type:"boolean",duration:0}}},hide:{animations:{colors:{to:"transparent"},visible:{type:"boolean",easing:"linear",fn:t=>0|t}}}})},function(t){t.set("layout",{autoPadding:!0,padding:{top:0,right:0,bottom:0,left:0}})},function(t){t.set("scale",{display:!0,offset:!1,reverse:!1,beginAtZero:!1,bounds:"ticks",clip:!0,grace:0,grid:{display:!0,lineWidth:1,drawOnChartArea:!0,drawTicks:!0,tickLength:8,tickWidth:(t,e)=>e.lineWidth,tickColor:(t,e)=>e.color,offset:!1},border:{display:!0,dash:[],dashOffset:0,width:1},title:{display:!1,text:"",padding:{top:4,bottom:4}},ticks:{minRotation:0,maxRotation:50,mirror:!1,textStrokeWidth:0,textStrokeColor:"",padding:3,display:!0,autoSkip:!0,autoSkipPadding:3,labelOffset:0,callback:ae.formatters.values,minor:{},major:{},align:"center",crossAlign:"near",showLabelBackdrop:!1,backdropColor:"rgba(255, 255, 255, 0.75)",backdropPadding:2}}),t.route("scale.ticks","color","","color"),t.route("scale.grid","color","","borderColor"),t.route("scale.border","color","","borderColor"),t.route("scale.title","color","","color"),t.describe("scale",{_fallback:!1,_scriptable:t=>!t.startsWith("before")&&!t.startsWith("after")&&"callback"!==t&&"parser"!==t,_indexable:t=>"borderDash"!==t&&"tickBorderDash"!==t&&"dash"!==t}),t.describe("scales",{_fallback:"scale"}),t.describe("scale.ticks",{_scriptable:t=>"backdropPadding"!==t&&"callback"!==t,_indexable:t=>"backdropPadding"!==t})}]);function fe(){return"undefined"!=typeof window&&"undefined"!=typeof document}function ge(t){let e=t.parentNode;return e&&"[object ShadowRoot]"===e.toString()&&(e=e.host),e}function pe(t,e,i){let s;return"string"==typeof t?(s=parseInt(t,10),-1!==t.indexOf("%")&&(s=s/100*e.parentNode[i])):s=t,s}const me=t=>t.ownerDocument.defaultView.getComputedStyle(t,null);function xe(t,e){return me(t).getPropertyValue(e)}const be=["top","right","bottom","left"];function _e(t,e,i){const s={};i=i?"-"+i:"";for(let n=0;n<4;n++){const o=be[n];s[o]=parseFloat(t[e+"-"+o+i])||0}return s.width=s.left+s.right,s.height=s.top+s.bottom,s}const ye=(t,e,i)=>(t>0||e>0)&&(!i||!i.shadowRoot);function ve(t,e){if("native"in t)return t;const{canvas:i,currentDevicePixelRatio:s}=e,n=me(i),o="border-box"===n.boxSizing,a=_e(n,"padding"),r=_e(n,"border","width"),{x:l,y:h,box:c}=function(t,e){const i=t.touches,s=i&&i.length?i[0]:t,{offsetX:n,offsetY:o}=s;let a,r,l=!1;if(ye(n,o,t.target))a=n,r=o;else{const t=e.getBoundingClientRect();a=s.clientX-t.left,r=s.clientY-t.top,l=!0}return{x:a,y:r,box:l}}(t,i),d=a.left+(c&&r.left),u=a.top+(c&&r.top);let{width:f,height:g}=e;return o&&(f-=a.width+r.width,g-=a.height+r.height),{x:Math.round((l-d)/f*i.width/s),y:Math.round((h-u)/g*i.height/s)}}const Me=t=>Math.round(10*t)/10;function we(t,e,i,s){const n=me(t),o=_e(n,"margin"),a=pe(n.maxWidth,t,"clientWidth")||T,r=pe(n.maxHeight,t,"clientHeight")||T,l=function(t,e,i){let s,n;if(void 0===e||void 0===i){const o=t&&ge(t);if(o){const t=o.getBoundingClientRect(),a=me(o),r=_e(a,"border","width"),l=_e(a,"padding");e=t.width-l.width-r.width,i=t.height-l.height-r.height,s=pe(a.maxWidth,o,"clientWidth"),n=pe(a.maxHeight,o,"clientHeight")}else e=t.clientWidth,i=t.clientHeight}return{width:e,height:i,maxWidth:s||T,maxHeight:n||T}}(t,e,i);let{width:h,height:c}=l;if("content-box"===n.boxSizing){const t=_e(n,"border","width"),e=_e(n,"padding");h-=e.width+t.width,c-=e.height+t.height}h=Math.max(0,h-o.width),c=Math.max(0,s?h/s:c-o.height),h=Me(Math.min(h,a,l.maxWidth)),c=Me(Math.min(c,r,l.maxHeight)),h&&!c&&(c=Me(h/2));return(void 0!==e||void 0!==i)&&s&&l.height&&c>l.height&&(c=l.height,h=Me(Math.floor(c*s))),{width:h,height:c}}function ke(t,e,i){const s=e||1,n=Me(t.height*s),o=Me(t.width*s);t.height=Me(t.height),t.width=Me(t.width);const a=t.canvas;a.style&&(i||!a.style.height&&!a.style.width)&&(a.style.height=`${t.height}px`,a.style.width=`${t.width}px`);const r=Math.floor(n),l=Math.floor(o);return(t.currentDevicePixelRatio!==s||a.height!==r||a.width!==l)&&(t.currentDevicePixelRatio=s,a.height=r,a.width=l,t.ctx.setTransform(s,0,0,s,0,0),!0)}const Se=function(){let t=!1;try{const e={get passive(){return t=!0,!1}};fe()&&(window.addEventListener("test",null,e),window.removeEventListener("test",null,e))}catch(t){}return t}();function Pe(t,e){const i=xe(t,e),s=i&&i.match(/^(\\d+)(\\.\\d+)?px$/);return s?+s[1]:void 0}function De(t){return!t||s(t.size)||s(t.family)?null:(t.style?t.style+" ":"")+(t.weight?t.weight+" ":"")+t.size+"px "+t.family}function Ce(t,e,i,s,n){let o=e[n];return o||(o=e[n]=t.measureText(n).width,i.push(n)),o>s&&(s=o),s}function Oe(t,e,i,s){let o=(s=s||{}).data=s.data||{},a=s.garbageCollect=s.garbageCollect||[];s.font!==e&&(o=s.data={},a=s.garbageCollect=[],s.font=e),t.save(),t.font=e;let r=0;const l=i.length;let h,c,d,u,f;for(h=0;h<l;h++)if(u=i[h],null==u||n(u)){if(n(u))for(c=0,d=u.length;c<d;c++)f=u[c],null==f||n(f)||(r=Ce(t,o,a,r,f))}else r=Ce(t,o,a,r,u);t.restore();const g=a.length/2;if(g>i.length){for(h=0;h<g;h++)delete o[a[h]];a.splice(0,g)}return r}function Ae(t,e,i){const s=t.currentDevicePixelRatio,n=0!==i?Math.max(i/2,.5):0;return Math.round((e-n)*s)/s+n}function Te(t,e){(e||t)&&((e=e||t.getContext("2d")).save(),e.resetTransform(),e.clearRect(0,0,t.width,t.height),e.restore())}function Le(t,e,i,s){Ee(t,e,i,s,null)}function Ee(t,e,i,s,n){let o,a,r,l,h,c,d,u;const f=e.pointStyle,g=e.rotation,p=e.radius;let m=(g||0)*L;if(f&&"object"==typeof f&&(o=f.toString(),"[object HTMLImageElement]"===o||"[object HTMLCanvasElement]"===o))return t.save(),t.translate(i,s),t.rotate(m),t.drawImage(f,-f.width/2,-f.height/2,f.width,f.height),void t.restore();if(!(isNaN(p)||p<=0)){switch(t.beginPath(),f){default:n?t.ellipse(i,s,n/2,p,0,0,O):t.arc(i,s,p,0,O),t.closePath();break;case"triangle":c=n?n/2:p,t.moveTo(i+Math.sin(m)*c,s-Math.cos(m)*p),m+=I,t.lineTo(i+Math.sin(m)*c,s-Math.cos(m)*p),m+=I,t.lineTo(i+Math.sin(m)*c,s-Math.cos(m)*p),t.closePath();break;case"rectRounded":h=.516*p,l=p-h,a=Math.cos(m+R)*l,d=Math.cos(m+R)*(n?n/2-h:l),r=Math.sin(m+R)*l,u=Math.sin(m+R)*(n?n/2-h:l),t.arc(i-d,s-r,h,m-C,m-E),t.arc(i+u,s-a,h,m-E,m),t.arc(i+d,s+r,h,m,m+E),t.arc(i-u,s+a,h,m+E,m+C),t.closePath();break;case"rect":if(!g){l=Math.SQRT1_2*p,c=n?n/2:l,t.rect(i-c,s-l,2*c,2*l);break}m+=R;case"rectRot":d=Math.cos(m)*(n?n/2:p),a=Math.cos(m)*p,r=Math.sin(m)*p,u=Math.sin(m)*(n?n/2:p),t.moveTo(i-d,s-r),t.lineTo(i+u,s-a),t.lineTo(i+d,s+r),t.lineTo(i-u,s+a),t.closePath();break;case"crossRot":m+=R;case"cross":d=Math.cos(m)*(n?n/2:p),a=Math.cos(m)*p,r=Math.sin(m)*p,u=Math.sin(m)*(n?n/2:p),t.moveTo(i-d,s-r),t.lineTo(i+d,s+r),t.moveTo(i+u,s-a),t.lineTo(i-u,s+a);break;case"star":d=Math.cos(m)*(n?n/2:p),a=Math.cos(m)*p,r=Math.sin(m)*p,u=Math.sin(m)*(n?n/2:p),t.moveTo(i-d,s-r),t.lineTo(i+d,s+r),t.moveTo(i+u,s-a),t.lineTo(i-u,s+a),m+=R,d=Math.cos(m)*(n?n/2:p),a=Math.cos(m)*p,r=Math.sin(m)*p,u=Math.sin(m)*(n?n/2:p),t.moveTo(i-d,s-r),t.lineTo(i+d,s+r),t.moveTo(i+u,s-a),t.lineTo(i-u,s+a);break;case"line":a=n?n/2:Math.cos(m)*p,r=Math.sin(m)*p,t.moveTo(i-a,s-r),t.lineTo(i+a,s+r);break;case"dash":t.moveTo(i,s),t.lineTo(i+Math.cos(m)*(n?n/2:p),s+Math.sin(m)*p);break;case!1:t.closePath()}t.fill(),e.borderWidth>0&&t.stroke()}}function Re(t,e,i){return i=i||.5,!e||t&&t.x>e.left-i&&t.x<e.right+i&&t.y>e.top-i&&t.y<e.bottom+i}function Ie(t,e){t.save(),t.beginPath(),t.rect(e.left,e.top,e.right-e.left,e.bottom-e.top),t.clip()}function ze(t){t.restore()}function Fe(t,e,i,s,n){if(!e)return t.lineTo(i.x,i.y);if("middle"===n){const s=(e.x+i.x)/2;t.lineTo(s,e.y),t.lineTo(s,i.y)}else"after"===n!=!!s?t.lineTo(e.x,i.y):t.lineTo(i.x,e.y);t.lineTo(i.x,i.y)}function Ve(t,e,i,s){if(!e)return t.lineTo(i.x,i.y);t.bezierCurveTo(s?e.cp1x:e.cp2x,s?e.cp1y:e.cp2y,s?i.cp2x:i.cp1x,s?i.cp2y:i.cp1y,i.x,i.y)}function Be(t,e,i,s,n){if(n.strikethrough||n.underline){const o=t.measureText(s),a=e-o.actualBoundingBoxLeft,r=e+o.actualBoundingBoxRight,l=i-o.actualBoundingBoxAscent,h=i+o.actualBoundingBoxDescent,c=n.strikethrough?(l+h)/2:h;t.strokeStyle=t.fillStyle,t.beginPath(),t.lineWidth=n.decorationWidth||2,t.moveTo(a,c),t.lineTo(r,c),t.stroke()}}function Ne(t,e){const i=t.fillStyle;t.fillStyle=e.color,t.fillRect(e.left,e.top,e.width,e.height),t.fillStyle=i}function We(t,e,i,o,a,r={}){const l=n(e)?e:[e],h=r.strokeWidth>0&&""!==r.strokeColor;let c,d;for(t.save(),t.font=a.string,function(t,e){e.translation&&t.translate(e.translation[0],e.translation[1]),s(e.rotation)||t.rotate(e.rotation),e.color&&(t.fillStyle=e.color),e.textAlign&&(t.textAlign=e.textAlign),e.textBaseline&&(t.textBaseline=e.textBaseline)}(t,r),c=0;c<l.length;++c)d=l[c],r.backdrop&&Ne(t,r.backdrop),h&&(r.strokeColor&&(t.strokeStyle=r.strokeColor),s(r.strokeWidth)||(t.lineWidth=r.strokeWidth),t.strokeText(d,i,o,r.maxWidth)),t.fillText(d,i,o,r.maxWidth),Be(t,i,o,d,r),o+=Number(a.lineHeight);t.restore()}function He(t,e){const{x:i,y:s,w:n,h:o,radius:a}=e;t.arc(i+a.topLeft,s+a.topLeft,a.topLeft,1.5*C,C,!0),t.lineTo(i,s+o-a.bottomLeft),t.arc(i+a.bottomLeft,s+o-a.bottomLeft,a.bottomLeft,C,E,!0),t.lineTo(i+n-a.bottomRight,s+o),t.arc(i+n-a.bottomRight,s+o-a.bottomRight,a.bottomRight,E,0,!0),t.lineTo(i+n,s+a.topRight),t.arc(i+n-a.topRight,s+a.topRight,a.topRight,0,-E,!0),t.lineTo(i+a.topLeft,s)}function je(t,e=[""],i,s,n=(()=>t[0])){const o=i||t;void 0===s&&(s=ti("_fallback",t));const a={[Symbol.toStringTag]:"Object",_cacheable:!0,_scopes:t,_rootScopes:o,_fallback:s,_getTarget:n,override:i=>je([i,...t],e,o,s)};return new Proxy(a,{deleteProperty:(e,i)=>(delete e[i],delete e._keys,delete t[0][i],!0),get:(i,s)=>qe(i,s,(()=>function(t,e,i,s){let n;for(const o of e)if(n=ti(Ue(o,t),i),void 0!==n)return Xe(t,n)?Ze(i,s,t,n):n}(s,e,t,i))),getOwnPropertyDescriptor:(t,e)=>Reflect.getOwnPropertyDescriptor(t._scopes[0],e),getPrototypeOf:()=>Reflect.getPrototypeOf(t[0]),has:(t,e)=>ei(t).includes(e),ownKeys:t=>ei(t),set(t,e,i){const s=t._storage||(t._storage=n());return t[e]=s[e]=i,delete t._keys,!0}})}function $e(t,e,i,s){const a={_cacheable:!1,_proxy:t,_context:e,_subProxy:i,_stack:new Set,_descriptors:Ye(t,s),setContext:e=>$e(t,e,i,s),override:n=>$e(t.override(n),e,i,s)};return new Proxy(a,{deleteProperty:(e,i)=>(delete e[i],delete t[i],!0),get:(t,e,i)=>qe(t,e,(()=>function(t,e,i){const{_proxy:s,_context:a,_subProxy:r,_descriptors:l}=t;let h=s[e];S(h)&&l.isScriptable(e)&&(h=function(t,e,i,s){const{_proxy:n,_context:o,_subProxy:a,_stack:r}=i;if(r.has(t))throw new Error("Recursion detected: "+Array.from(r).join("->")+"->"+t);r.add(t);let l=e(o,a||s);r.delete(t),Xe(t,l)&&(l=Ze(n._scopes,n,t,l));return l}(e,h,t,i));n(h)&&h.length&&(h=function(t,e,i,s){const{_proxy:n,_context:a,_subProxy:r,_descriptors:l}=i;if(void 0!==a.index&&s(t))return e[a.index%e.length];if(o(e[0])){const i=e,s=n._scopes.filter((t=>t!==i));e=[];for(const o of i){const i=Ze(s,n,t,o);e.push($e(i,a,r&&r[t],l))}}return e}(e,h,t,l.isIndexable));Xe(e,h)&&(h=$e(h,a,r&&r[e],l));return h}(t,e,i))),getOwnPropertyDescriptor:(e,i)=>e._descriptors.allKeys?Reflect.has(t,i)?{enumerable:!0,configurable:!0}:void 0:Reflect.getOwnPropertyDescriptor(t,i),getPrototypeOf:()=>Reflect.getPrototypeOf(t),has:(e,i)=>Reflect.has(t,i),ownKeys:()=>Reflect.ownKeys(t),set:(e,i,s)=>(t[i]=s,delete e[i],!0)})}function Ye(t,e={scriptable:!0,indexable:!0}){const{_scriptable:i=e.scriptable,_indexable:s=e.indexable,_allKeys:n=e.allKeys}=t;return{allKeys:n,scriptable:i,indexable:s,isScriptable:S(i)?i:()=>i,isIndexable:S(s)?s:()=>s}}const Ue=(t,e)=>t?t+w(e):e,Xe=(t,e)=>o(e)&&"adapters"!==t&&(null===Object.getPrototypeOf(e)||e.constructor===Object);function qe(t,e,i){if(Object.prototype.hasOwnProperty.call(t,e)||"constructor"===e)return t[e];const s=i();return t[e]=s,s}function Ke(t,e,i){return S(t)?t(e,i):t}const Ge=(t,e)=>!0===t?e:"string"==typeof t?M(e,t):void 0;function Je(t,e,i,s,n){for(const o of e){const e=Ge(i,o);if(e){t.add(e);const o=Ke(e._fallback,i,n);if(void 0!==o&&o!==i&&o!==s)return o}else if(!1===e&&void 0!==s&&i!==s)return null}return!1}function Ze(t,e,i,s){const a=e._rootScopes,r=Ke(e._fallback,i,s),l=[...t,...a],h=new Set;h.add(s);let c=Qe(h,l,i,r||i,s);return null!==c&&((void 0===r||r===i||(c=Qe(h,l,r,c,s),null!==c))&&je(Array.from(h),[""],a,r,(()=>function(t,e,i){const s=t._getTarget();e in s||(s[e]={});const a=s[e];if(n(a)&&o(i))return i;return a||{}}(e,i,s))))}function Qe(t,e,i,s,n){for(;i;)i=Je(t,e,i,s,n);return i}function ti(t,e){for(const i of e){if(!i)continue;const e=i[t];if(void 0!==e)return e}}function ei(t){let e=t._keys;return e||(e=t._keys=function(t){const e=new Set;for(const i of t)for(const t of Object.keys(i).filter((t=>!t.startsWith("_"))))e.add(t);return Array.from(e)}(t._scopes)),e}function ii(t,e,i,s){const{iScale:n}=t,{key:o="r"}=this._parsing,a=new Array(s);let r,l,h,c;for(r=0,l=s;r<l;++r)h=r+i,c=e[h],a[r]={r:n.parse(M(c,o),h)};return a}const si=Number.EPSILON||1e-14,ni=(t,e)=>e<t.length&&!t[e].skip&&t[e],oi=t=>"x"===t?"y":"x";function ai(t,e,i,s){const n=t.skip?e:t,o=e,a=i.skip?e:i,r=q(o,n),l=q(a,o);let h=r/(r+l),c=l/(r+l);h=isNaN(h)?0:h,c=isNaN(c)?0:c;const d=s*h,u=s*c;return{previous:{x:o.x-d*(a.x-n.x),y:o.y-d*(a.y-n.y)},next:{x:o.x+u*(a.x-n.x),y:o.y+u*(a.y-n.y)}}}function ri(t,e="x"){const i=oi(e),s=t.length,n=Array(s).fill(0),o=Array(s);let a,r,l,h=ni(t,0);for(a=0;a<s;++a)if(r=l,l=h,h=ni(t,a+1),l){if(h){const t=h[e]-l[e];n[a]=0!==t?(h[i]-l[i])/t:0}o[a]=r?h?F(n[a-1])!==F(n[a])?0:(n[a-1]+n[a])/2:n[a-1]:n[a]}!function(t,e,i){const s=t.length;let n,o,a,r,l,h=ni(t,0);for(let c=0;c<s-1;++c)l=h,h=ni(t,c+1),l&&h&&(V(e[c],0,si)?i[c]=i[c+1]=0:(n=i[c]/e[c],o=i[c+1]/e[c],r=Math.pow(n,2)+Math.pow(o,2),r<=9||(a=3/Math.sqrt(r),i[c]=n*a*e[c],i[c+1]=o*a*e[c])))}(t,n,o),function(t,e,i="x"){const s=oi(i),n=t.length;let o,a,r,l=ni(t,0);for(let h=0;h<n;++h){if(a=r,r=l,l=ni(t,h+1),!r)continue;const n=r[i],c=r[s];a&&(o=(n-a[i])/3,r[`cp1${i}`]=n-o,r[`cp1${s}`]=c-o*e[h]),l&&(o=(l[i]-n)/3,r[`cp2${i}`]=n+o,r[`cp2${s}`]=c+o*e[h])}}(t,o,e)}function li(t,e,i){return Math.max(Math.min(t,i),e)}function hi(t,e,i,s,n){let o,a,r,l;if(e.spanGaps&&(t=t.filter((t=>!t.skip))),"monotone"===e.cubicInterpolationMode)ri(t,n);else{let i=s?t[t.length-1]:t[0];for(o=0,a=t.length;o<a;++o)r=t[o],l=ai(i,r,t[Math.min(o+1,a-(s?0:1))%a],e.tension),r.cp1x=l.previous.x,r.cp1y=l.previous.y,r.cp2x=l.next.x,r.cp2y=l.next.y,i=r}e.capBezierPoints&&function(t,e){let i,s,n,o,a,r=Re(t[0],e);for(i=0,s=t.length;i<s;++i)a=o,o=r,r=i<s-1&&Re(t[i+1],e),o&&(n=t[i],a&&(n.cp1x=li(n.cp1x,e.left,e.right),n.cp1y=li(n.cp1y,e.top,e.bottom)),r&&(n.cp2x=li(n.cp2x,e.left,e.right),n.cp2y=li(n.cp2y,e.top,e.bottom)))}(t,i)}const ci=t=>0===t||1===t,di=(t,e,i)=>-Math.pow(2,10*(t-=1))*Math.sin((t-e)*O/i),ui=(t,e,i)=>Math.pow(2,-10*t)*Math.sin((t-e)*O/i)+1,fi={linear:t=>t,easeInQuad:t=>t*t,easeOutQuad:t=>-t*(t-2),easeInOutQuad:t=>(t/=.5)<1?.5*t*t:-.5*(--t*(t-2)-1),easeInCubic:t=>t*t*t,easeOutCubic:t=>(t-=1)*t*t+1,easeInOutCubic:t=>(t/=.5)<1?.5*t*t*t:.5*((t-=2)*t*t+2),easeInQuart:t=>t*t*t*t,easeOutQuart:t=>-((t-=1)*t*t*t-1),easeInOutQuart:t=>(t/=.5)<1?.5*t*t*t*t:-.5*((t-=2)*t*t*t-2),easeInQuint:t=>t*t*t*t*t,easeOutQuint:t=>(t-=1)*t*t*t*t+1,easeInOutQuint:t=>(t/=.5)<1?.5*t*t*t*t*t:.5*((t-=2)*t*t*t*t+2),easeInSine:t=>1-Math.cos(t*E),easeOutSine:t=>Math.sin(t*E),easeInOutSine:t=>-.5*(Math.cos(C*t)-1),easeInExpo:t=>0===t?0:Math.pow(2,10*(t-1)),easeOutExpo:t=>1===t?1:1-Math.pow(2,-10*t),easeInOutExpo:t=>ci(t)?t:t<.5?.5*Math.pow(2,10*(2*t-1)):.5*(2-Math.pow(2,-10*(2*t-1))),easeInCirc:t=>t>=1?t:-(Math.sqrt(1-t*t)-1),easeOutCirc:t=>Math.sqrt(1-(t-=1)*t),easeInOutCirc:t=>(t/=.5)<1?-.5*(Math.sqrt(1-t*t)-1):.5*(Math.sqrt(1-(t-=2)*t)+1),easeInElastic:t=>ci(t)?t:di(t,.075,.3),easeOutElastic:t=>ci(t)?t:ui(t,.075,.3),easeInOutElastic(t){const e=.1125;return ci(t)?t:t<.5?.5*di(2*t,e,.45):.5+.5*ui(2*t-1,e,.45)},easeInBack(t){const e=1.70158;return t*t*((e+1)*t-e)},easeOutBack(t){const e=1.70158;return(t-=1)*t*((e+1)*t+e)+1},easeInOutBack(t){let e=1.70158;return(t/=.5)<1?t*t*((1+(e*=1.525))*t-e)*.5:.5*((t-=2)*t*((1+(e*=1.525))*t+e)+2)},easeInBounce:t=>1-fi.easeOutBounce(1-t),easeOutBounce(t){const e=7.5625,i=2.75;return t<1/i?e*t*t:t<2/i?e*(t-=1.5/i)*t+.75:t<2.5/i?e*(t-=2.25/i)*t+.9375:e*(t-=2.625/i)*t+.984375},easeInOutBounce:t=>t<.5?.5*fi.easeInBounce(2*t):.5*fi.easeOutBounce(2*t-1)+.5};function gi(t,e,i,s){return{x:t.x+i*(e.x-t.x),y:t.y+i*(e.y-t.y)}}function pi(t,e,i,s){return{x:t.x+i*(e.x-t.x),y:"middle"===s?i<.5?t.y:e.y:"after"===s?i<1?t.y:e.y:i>0?e.y:t.y}}function mi(t,e,i,s){const n={x:t.cp2x,y:t.cp2y},o={x:e.cp1x,y:e.cp1y},a=gi(t,n,i),r=gi(n,o,i),l=gi(o,e,i),h=gi(a,r,i),c=gi(r,l,i);return gi(h,c,i)}const xi=/^(normal|(\\d+(?:\\.\\d+)?)(px|em|%)?)$/,bi=/^(normal|italic|initial|inherit|unset|(oblique( -?[0-9]?[0-9]deg)?))$/;function _i(t,e){const i=(""+t).match(xi);if(!i||"normal"===i[1])return 1.2*e;switch(t=+i[2],i[3]){case"px":return t;case"%":t/=100}return e*t}const yi=t=>+t||0;function vi(t,e){const i={},s=o(e),n=s?Object.keys(e):e,a=o(t)?s?i=>l(t[i],t[e[i]]):e=>t[e]:()=>t;for(const t of n)i[t]=yi(a(t));return i}function Mi(t){return vi(t,{top:"y",right:"x",bottom:"y",left:"x"})}function wi(t){return vi(t,["topLeft","topRight","bottomLeft","bottomRight"])}function ki(t){const e=Mi(t);return e.width=e.left+e.right,e.height=e.top+e.bottom,e}function Si(t,e){t=t||{},e=e||ue.font;let i=l(t.size,e.size);"string"==typeof i&&(i=parseInt(i,10));let s=l(t.style,e.style);s&&!(""+s).match(bi)&&(console.warn(\'Invalid font style specified: "\'+s+\'"\'),s=void 0);const n={family:l(t.family,e.family),lineHeight:_i(l(t.lineHeight,e.lineHeight),i),size:i,style:s,weight:l(t.weight,e.weight),string:""};return n.string=De(n),n}function Pi(t,e,i,s){let o,a,r,l=!0;for(o=0,a=t.length;o<a;++o)if(r=t[o],void 0!==r&&(void 0!==e&&"function"==typeof r&&(r=r(e),l=!1),void 0!==i&&n(r)&&(r=r[i%r.length],l=!1),void 0!==r))return s&&!l&&(s.cacheable=!1),r}function Di(t,e,i){const{min:s,max:n}=t,o=c(e,(n-s)/2),a=(t,e)=>i&&0===t?0:t+e;return{min:a(s,-Math.abs(o)),max:a(n,o)}}function Ci(t,e){return Object.assign(Object.create(t),e)}function Oi(t,e,i){return t?function(t,e){return{x:i=>t+t+e-i,setWidth(t){e=t},textAlign:t=>"center"===t?t:"right"===t?"left":"right",xPlus:(t,e)=>t-e,leftForLtr:(t,e)=>t-e}}(e,i):{x:t=>t,setWidth(t){},textAlign:t=>t,xPlus:(t,e)=>t+e,leftForLtr:(t,e)=>t}}function Ai(t,e){let i,s;"ltr"!==e&&"rtl"!==e||(i=t.canvas.style,s=[i.getPropertyValue("direction"),i.getPropertyPriority("direction")],i.setProperty("direction",e,"important"),t.prevTextDirection=s)}function Ti(t,e){void 0!==e&&(delete t.prevTextDirection,t.canvas.style.setProperty("direction",e[0],e[1]))}function Li(t){return"angle"===t?{between:J,compare:K,normalize:G}:{between:tt,compare:(t,e)=>t-e,normalize:t=>t}}function Ei({start:t,end:e,count:i,loop:s,style:n}){return{start:t%i,end:e%i,loop:s&&(e-t+1)%i==0,style:n}}function Ri(t,e,i){if(!i)return[t];const{property:s,start:n,end:o}=i,a=e.length,{compare:r,between:l,normalize:h}=Li(s),{start:c,end:d,loop:u,style:f}=function(t,e,i){const{property:s,start:n,end:o}=i,{between:a,normalize:r}=Li(s),l=e.length;let h,c,{start:d,end:u,loop:f}=t;if(f){for(d+=l,u+=l,h=0,c=l;h<c&&a(r(e[d%l][s]),n,o);++h)d--,u--;d%=l,u%=l}return u<d&&(u+=l),{start:d,end:u,loop:f,style:t.style}}(t,e,i),g=[];let p,m,x,b=!1,_=null;const y=()=>b||l(n,x,p)&&0!==r(n,x),v=()=>!b||0===r(o,p)||l(o,x,p);for(let t=c,i=c;t<=d;++t)m=e[t%a],m.skip||(p=h(m[s]),p!==x&&(b=l(p,n,o),null===_&&y()&&(_=0===r(p,n)?t:i),null!==_&&v()&&(g.push(Ei({start:_,end:t,loop:u,count:a,style:f})),_=null),i=t,x=p));return null!==_&&g.push(Ei({start:_,end:d,loop:u,count:a,style:f})),g}function Ii(t,e){const i=[],s=t.segments;for(let n=0;n<s.length;n++){const o=Ri(s[n],t.points,e);o.length&&i.push(...o)}return i}function zi(t,e){const i=t.points,s=t.options.spanGaps,n=i.length;if(!n)return[];const o=!!t._loop,{start:a,end:r}=function(t,e,i,s){let n=0,o=e-1;if(i&&!s)for(;n<e&&!t[n].skip;)n++;for(;n<e&&t[n].skip;)n++;for(n%=e,i&&(o+=n);o>n&&t[o%e].skip;)o--;return o%=e,{start:n,end:o}}(i,n,o,s);if(!0===s)return Fi(t,[{start:a,end:r,loop:o}],i,e);return Fi(t,function(t,e,i,s){const n=t.length,o=[];let a,r=e,l=t[e];for(a=e+1;a<=i;++a){const i=t[a%n];i.skip||i.stop?l.skip||(s=!1,o.push({start:e%n,end:(a-1)%n,loop:s}),e=r=i.stop?a:null):(r=a,l.skip&&(e=a)),l=i}return null!==r&&o.push({start:e%n,end:r%n,loop:s}),o}(i,a,r<a?r+n:r,!!t._fullLoop&&0===a&&r===n-1),i,e)}function Fi(t,e,i,s){return s&&s.setContext&&i?function(t,e,i,s){const n=t._chart.getContext(),o=Vi(t.options),{_datasetIndex:a,options:{spanGaps:r}}=t,l=i.length,h=[];let c=o,d=e[0].start,u=d;function f(t,e,s,n){const o=r?-1:1;if(t!==e){for(t+=l;i[t%l].skip;)t-=o;for(;i[e%l].skip;)e+=o;t%l!=e%l&&(h.push({start:t%l,end:e%l,loop:s,style:n}),c=n,d=e%l)}}for(const t of e){d=r?d:t.start;let e,o=i[d%l];for(u=d+1;u<=t.end;u++){const r=i[u%l];e=Vi(s.setContext(Ci(n,{type:"segment",p0:o,p1:r,p0DataIndex:(u-1)%l,p1DataIndex:u%l,datasetIndex:a}))),Bi(e,c)&&f(d,u-1,t.loop,c),o=r,c=e}d<u-1&&f(d,u-1,t.loop,c)}return h}(t,e,i,s):e}function Vi(t){return{backgroundColor:t.backgroundColor,borderCapStyle:t.borderCapStyle,borderDash:t.borderDash,borderDashOffset:t.borderDashOffset,borderJoinStyle:t.borderJoinStyle,borderWidth:t.borderWidth,borderColor:t.borderColor}}function Bi(t,e){if(!e)return!1;const i=[],s=function(t,e){return Zt(e)?(i.includes(e)||i.push(e),i.indexOf(e)):e};return JSON.stringify(t,s)!==JSON.stringify(e,s)}function Ni(t,e,i){return t.options.clip?t[i]:e[i]}function Wi(t,e){const i=e._clip;if(i.disabled)return!1;const s=function(t,e){const{xScale:i,yScale:s}=t;return i&&s?{left:Ni(i,e,"left"),right:Ni(i,e,"right"),top:Ni(s,e,"top"),bottom:Ni(s,e,"bottom")}:e}(e,t.chartArea);return{left:!1===i.left?0:s.left-(!0===i.left?0:i.left),right:!1===i.right?t.width:s.right+(!0===i.right?0:i.right),top:!1===i.top?0:s.top-(!0===i.top?0:i.top),bottom:!1===i.bottom?t.height:s.bottom+(!0===i.bottom?0:i.bottom)}}var Hi=Object.freeze({__proto__:null,HALF_PI:E,INFINITY:T,PI:C,PITAU:A,QUARTER_PI:R,RAD_PER_DEG:L,TAU:O,TWO_THIRDS_PI:I,_addGrace:Di,_alignPixel:Ae,_alignStartEnd:ft,_angleBetween:J,_angleDiff:K,_arrayUnique:lt,_attachContext:$e,_bezierCurveTo:Ve,_bezierInterpolation:mi,_boundSegment:Ri,_boundSegments:Ii,_capitalize:w,_computeSegments:zi,_createResolver:je,_decimalPlaces:U,_deprecated:function(t,e,i,s){void 0!==e&&console.warn(t+\': "\'+i+\'" is deprecated. Please use "\'+s+\'" instead\')},_descriptors:Ye,_elementsEqual:f,_factorize:N,_filterBetween:nt,_getParentNode:ge,_getStartAndCountOfVisiblePoints:pt,_int16Range:Q,_isBetween:tt,_isClickEvent:D,_isDomSupported:fe,_isPointInArea:Re,_limitValue:Z,_longestText:Oe,_lookup:et,_lookupByKey:it,_measureText:Ce,_merger:m,_mergerIf:_,_normalizeAngle:G,_parseObjectDataRadialScale:ii,_pointInLine:gi,_readValueToProps:vi,_rlookupByKey:st,_scaleRangesChanged:mt,_setMinAndMaxByKey:j,_splitKey:v,_steppedInterpolation:pi,_steppedLineTo:Fe,_textX:gt,_toLeftRightCenter:ut,_updateBezierControlPoints:hi,addRoundedRectPath:He,almostEquals:V,almostWhole:H,callback:d,clearCanvas:Te,clipArea:Ie,clone:g,color:Qt,createContext:Ci,debounce:dt,defined:k,distanceBetweenPoints:q,drawPoint:Le,drawPointLegend:Ee,each:u,easingEffects:fi,finiteOrDefault:r,fontString:function(t,e,i){return e+" "+t+"px "+i},formatNumber:ne,getAngleFromPoint:X,getDatasetClipArea:Wi,getHoverColor:te,getMaximumSize:we,getRelativePosition:ve,getRtlAdapter:Oi,getStyle:xe,isArray:n,isFinite:a,isFunction:S,isNullOrUndef:s,isNumber:W,isObject:o,isPatternOrGradient:Zt,listenArrayEvents:at,log10:z,merge:x,mergeIf:b,niceNum:B,noop:e,overrideTextDirection:Ai,readUsedSize:Pe,renderText:We,requestAnimFrame:ht,resolve:Pi,resolveObjectKey:M,restoreTextDirection:Ti,retinaScale:ke,setsEqual:P,sign:F,splineCurve:ai,splineCurveMonotone:ri,supportsEventListenerOptions:Se,throttled:ct,toDegrees:Y,toDimension:c,toFont:Si,toFontString:De,toLineHeight:_i,toPadding:ki,toPercentage:h,toRadians:$,toTRBL:Mi,toTRBLCorners:wi,uid:i,unclipArea:ze,unlistenArrayEvents:rt,valueOrDefault:l});function ji(t,e,i,n){const{controller:o,data:a,_sorted:r}=t,l=o._cachedMeta.iScale,h=t.dataset&&t.dataset.options?t.dataset.options.spanGaps:null;if(l&&e===l.axis&&"r"!==e&&r&&a.length){const r=l._reversePixels?st:it;if(!n){const n=r(a,e,i);if(h){const{vScale:e}=o._cachedMeta,{_parsed:i}=t,a=i.slice(0,n.lo+1).reverse().findIndex((t=>!s(t[e.axis])));n.lo-=Math.max(0,a);const r=i.slice(n.hi).findIndex((t=>!s(t[e.axis])));n.hi+=Math.max(0,r)}return n}if(o._sharedOptions){const t=a[0],s="function"==typeof t.getRange&&t.getRange(e);if(s){const t=r(a,e,i-s),n=r(a,e,i+s);return{lo:t.lo,hi:n.hi}}}}return{lo:0,hi:a.length-1}}function $i(t,e,i,s,n){const o=t.getSortedVisibleDatasetMetas(),a=i[e];for(let t=0,i=o.length;t<i;++t){const{index:i,data:r}=o[t],{lo:l,hi:h}=ji(o[t],e,a,n);for(let t=l;t<=h;++t){const e=r[t];e.skip||s(e,i,t)}}}function Yi(t,e,i,s,n){const o=[];if(!n&&!t.isPointInArea(e))return o;return $i(t,i,e,(function(i,a,r){(n||Re(i,t.chartArea,0))&&i.inRange(e.x,e.y,s)&&o.push({element:i,datasetIndex:a,index:r})}),!0),o}function Ui(t,e,i,s,n,o){let a=[];const r=function(t){const e=-1!==t.indexOf("x"),i=-1!==t.indexOf("y");return function(t,s){const n=e?Math.abs(t.x-s.x):0,o=i?Math.abs(t.y-s.y):0;return Math.sqrt(Math.pow(n,2)+Math.pow(o,2))}}(i);let l=Number.POSITIVE_INFINITY;return $i(t,i,e,(function(i,h,c){const d=i.inRange(e.x,e.y,n);if(s&&!d)return;const u=i.getCenterPoint(n);if(!(!!o||t.isPointInArea(u))&&!d)return;const f=r(e,u);f<l?(a=[{element:i,datasetIndex:h,index:c}],l=f):f===l&&a.push({element:i,datasetIndex:h,index:c})})),a}function Xi(t,e,i,s,n,o){return o||t.isPointInArea(e)?"r"!==i||s?Ui(t,e,i,s,n,o):function(t,e,i,s){let n=[];return $i(t,i,e,(function(t,i,o){const{startAngle:a,endAngle:r}=t.getProps(["startAngle","endAngle"],s),{angle:l}=X(t,{x:e.x,y:e.y});J(l,a,r)&&n.push({element:t,datasetIndex:i,index:o})})),n}(t,e,i,n):[]}function qi(t,e,i,s,n){const o=[],a="x"===i?"inXRange":"inYRange";let r=!1;return $i(t,i,e,((t,s,l)=>{t[a]&&t[a](e[i],n)&&(o.push({element:t,datasetIndex:s,index:l}),r=r||t.inRange(e.x,e.y,n))})),s&&!r?[]:o}var Ki={evaluateInteractionItems:$i,modes:{index(t,e,i,s){const n=ve(e,t),o=i.axis||"x",a=i.includeInvisible||!1,r=i.intersect?Yi(t,n,o,s,a):Xi(t,n,o,!1,s,a),l=[];return r.length?(t.getSortedVisibleDatasetMetas().forEach((t=>{const e=r[0].index,i=t.data[e];i&&!i.skip&&l.push({element:i,datasetIndex:t.index,index:e})})),l):[]},dataset(t,e,i,s){const n=ve(e,t),o=i.axis||"xy",a=i.includeInvisible||!1;let r=i.intersect?Yi(t,n,o,s,a):Xi(t,n,o,!1,s,a);if(r.length>0){const e=r[0].datasetIndex,i=t.getDatasetMeta(e).data;r=[];for(let t=0;t<i.length;++t)r.push({element:i[t],datasetIndex:e,index:t})}return r},point:(t,e,i,s)=>Yi(t,ve(e,t),i.axis||"xy",s,i.includeInvisible||!1),nearest(t,e,i,s){const n=ve(e,t),o=i.axis||"xy",a=i.includeInvisible||!1;return Xi(t,n,o,i.intersect,s,a)},x:(t,e,i,s)=>qi(t,ve(e,t),"x",i.intersect,s),y:(t,e,i,s)=>qi(t,ve(e,t),"y",i.intersect,s)}};const Gi=["left","top","right","bottom"];function Ji(t,e){return t.filter((t=>t.pos===e))}function Zi(t,e){return t.filter((t=>-1===Gi.indexOf(t.pos)&&t.box.axis===e))}function Qi(t,e){return t.sort(((t,i)=>{const s=e?i:t,n=e?t:i;return s.weight===n.weight?s.index-n.index:s.weight-n.weight}))}function ts(t,e){const i=function(t){const e={};for(const i of t){const{stack:t,pos:s,stackWeight:n}=i;if(!t||!Gi.includes(s))continue;const o=e[t]||(e[t]={count:0,placed:0,weight:0,size:0});o.count++,o.weight+=n}return e}(t),{vBoxMaxWidth:s,hBoxMaxHeight:n}=e;let o,a,r;for(o=0,a=t.length;o<a;++o){r=t[o];const{fullSize:a}=r.box,l=i[r.stack],h=l&&r.stackWeight/l.weight;r.horizontal?(r.width=h?h*s:a&&e.availableWidth,r.height=n):(r.width=s,r.height=h?h*n:a&&e.availableHeight)}return i}function es(t,e,i,s){return Math.max(t[i],e[i])+Math.max(t[s],e[s])}function is(t,e){t.top=Math.max(t.top,e.top),t.left=Math.max(t.left,e.left),t.bottom=Math.max(t.bottom,e.bottom),t.right=Math.max(t.right,e.right)}function ss(t,e,i,s){const{pos:n,box:a}=i,r=t.maxPadding;if(!o(n)){i.size&&(t[n]-=i.size);const e=s[i.stack]||{size:0,count:1};e.size=Math.max(e.size,i.horizontal?a.height:a.width),i.size=e.size/e.count,t[n]+=i.size}a.getPadding&&is(r,a.getPadding());const l=Math.max(0,e.outerWidth-es(r,t,"left","right")),h=Math.max(0,e.outerHeight-es(r,t,"top","bottom")),c=l!==t.w,d=h!==t.h;return t.w=l,t.h=h,i.horizontal?{same:c,other:d}:{same:d,other:c}}function ns(t,e){const i=e.maxPadding;function s(t){const s={left:0,top:0,right:0,bottom:0};return t.forEach((t=>{s[t]=Math.max(e[t],i[t])})),s}return s(t?["left","right"]:["top","bottom"])}function os(t,e,i,s){const n=[];let o,a,r,l,h,c;for(o=0,a=t.length,h=0;o<a;++o){r=t[o],l=r.box,l.update(r.width||e.w,r.height||e.h,ns(r.horizontal,e));const{same:a,other:d}=ss(e,i,r,s);h|=a&&n.length,c=c||d,l.fullSize||n.push(r)}return h&&os(n,e,i,s)||c}function as(t,e,i,s,n){t.top=i,t.left=e,t.right=e+s,t.bottom=i+n,t.width=s,t.height=n}function rs(t,e,i,s){const n=i.padding;let{x:o,y:a}=e;for(const r of t){const t=r.box,l=s[r.stack]||{count:1,placed:0,weight:1},h=r.stackWeight/l.weight||1;if(r.horizontal){const s=e.w*h,o=l.size||t.height;k(l.start)&&(a=l.start),t.fullSize?as(t,n.left,a,i.outerWidth-n.right-n.left,o):as(t,e.left+l.placed,a,s,o),l.start=a,l.placed+=s,a=t.bottom}else{const s=e.h*h,a=l.size||t.width;k(l.start)&&(o=l.start),t.fullSize?as(t,o,n.top,a,i.outerHeight-n.bottom-n.top):as(t,o,e.top+l.placed,a,s),l.start=o,l.placed+=s,o=t.right}}e.x=o,e.y=a}var ls={addBox(t,e){t.boxes||(t.boxes=[]),e.fullSize=e.fullSize||!1,e.position=e.position||"top",e.weight=e.weight||0,e._layers=e._layers||function(){return[{z:0,draw(t){e.draw(t)}}]},t.boxes.push(e)},removeBox(t,e){const i=t.boxes?t.boxes.indexOf(e):-1;-1!==i&&t.boxes.splice(i,1)},configure(t,e,i){e.fullSize=i.fullSize,e.position=i.position,e.weight=i.weight},update(t,e,i,s){if(!t)return;const n=ki(t.options.layout.padding),o=Math.max(e-n.width,0),a=Math.max(i-n.height,0),r=function(t){const e=function(t){const e=[];let i,s,n,o,a,r;for(i=0,s=(t||[]).length;i<s;++i)n=t[i],({position:o,options:{stack:a,stackWeight:r=1}}=n),e.push({index:i,box:n,pos:o,horizontal:n.isHorizontal(),weight:n.weight,stack:a&&o+a,stackWeight:r});return e}(t),i=Qi(e.filter((t=>t.box.fullSize)),!0),s=Qi(Ji(e,"left"),!0),n=Qi(Ji(e,"right")),o=Qi(Ji(e,"top"),!0),a=Qi(Ji(e,"bottom")),r=Zi(e,"x"),l=Zi(e,"y");return{fullSize:i,leftAndTop:s.concat(o),rightAndBottom:n.concat(l).concat(a).concat(r),chartArea:Ji(e,"chartArea"),vertical:s.concat(n).concat(l),horizontal:o.concat(a).concat(r)}}(t.boxes),l=r.vertical,h=r.horizontal;u(t.boxes,(t=>{"function"==typeof t.beforeLayout&&t.beforeLayout()}));const c=l.reduce(((t,e)=>e.box.options&&!1===e.box.options.display?t:t+1),0)||1,d=Object.freeze({outerWidth:e,outerHeight:i,padding:n,availableWidth:o,availableHeight:a,vBoxMaxWidth:o/2/c,hBoxMaxHeight:a/2}),f=Object.assign({},n);is(f,ki(s));const g=Object.assign({maxPadding:f,w:o,h:a,x:n.left,y:n.top},n),p=ts(l.concat(h),d);os(r.fullSize,g,d,p),os(l,g,d,p),os(h,g,d,p)&&os(l,g,d,p),function(t){const e=t.maxPadding;function i(i){const s=Math.max(e[i]-t[i],0);return t[i]+=s,s}t.y+=i("top"),t.x+=i("left"),i("right"),i("bottom")}(g),rs(r.leftAndTop,g,d,p),g.x+=g.w,g.y+=g.h,rs(r.rightAndBottom,g,d,p),t.chartArea={left:g.left,top:g.top,right:g.left+g.w,bottom:g.top+g.h,height:g.h,width:g.w},u(r.chartArea,(e=>{const i=e.box;Object.assign(i,t.chartArea),i.update(g.w,g.h,{left:0,top:0,right:0,bottom:0})}))}};class hs{acquireContext(t,e){}releaseContext(t){return!1}addEventListener(t,e,i){}removeEventListener(t,e,i){}getDevicePixelRatio(){return 1}getMaximumSize(t,e,i,s){return e=Math.max(0,e||t.width),i=i||t.height,{width:e,height:Math.max(0,s?Math.floor(e/s):i)}}isAttached(t){return!0}updateConfig(t){}}class cs extends hs{acquireContext(t){return t&&t.getContext&&t.getContext("2d")||null}updateConfig(t){t.options.animation=!1}}const ds="$chartjs",us={touchstart:"mousedown",touchmove:"mousemove",touchend:"mouseup",pointerenter:"mouseenter",pointerdown:"mousedown",pointermove:"mousemove",pointerup:"mouseup",pointerleave:"mouseout",pointerout:"mouseout"},fs=t=>null===t||""===t;const gs=!!Se&&{passive:!0};function ps(t,e,i){t&&t.canvas&&t.canvas.removeEventListener(e,i,gs)}function ms(t,e){for(const i of t)if(i===e||i.contains(e))return!0}function xs(t,e,i){const s=t.canvas,n=new MutationObserver((t=>{let e=!1;for(const i of t)e=e||ms(i.addedNodes,s),e=e&&!ms(i.removedNodes,s);e&&i()}));return n.observe(document,{childList:!0,subtree:!0}),n}function bs(t,e,i){const s=t.canvas,n=new MutationObserver((t=>{let e=!1;for(const i of t)e=e||ms(i.removedNodes,s),e=e&&!ms(i.addedNodes,s);e&&i()}));return n.observe(document,{childList:!0,subtree:!0}),n}const _s=new Map;let ys=0;function vs(){const t=window.devicePixelRatio;t!==ys&&(ys=t,_s.forEach(((e,i)=>{i.currentDevicePixelRatio!==t&&e()})))}function Ms(t,e,i){const s=t.canvas,n=s&&ge(s);if(!n)return;const o=ct(((t,e)=>{const s=n.clientWidth;i(t,e),s<n.clientWidth&&i()}),window),a=new ResizeObserver((t=>{const e=t[0],i=e.contentRect.width,s=e.contentRect.height;0===i&&0===s||o(i,s)}));return a.observe(n),function(t,e){_s.size||window.addEventListener("resize",vs),_s.set(t,e)}(t,o),a}function ws(t,e,i){i&&i.disconnect(),"resize"===e&&function(t){_s.delete(t),_s.size||window.removeEventListener("resize",vs)}(t)}function ks(t,e,i){const s=t.canvas,n=ct((e=>{null!==t.ctx&&i(function(t,e){const i=us[t.type]||t.type,{x:s,y:n}=ve(t,e);return{type:i,chart:e,native:t,x:void 0!==s?s:null,y:void 0!==n?n:null}}(e,t))}),t);return function(t,e,i){t&&t.addEventListener(e,i,gs)}(s,e,n),n}class Ss extends hs{acquireContext(t,e){const i=t&&t.getContext&&t.getContext("2d");return i&&i.canvas===t?(function(t,e){const i=t.style,s=t.getAttribute("height"),n=t.getAttribute("width");if(t[ds]={initial:{height:s,width:n,style:{display:i.display,height:i.height,width:i.width}}},i.display=i.display||"block",i.boxSizing=i.boxSizing||"border-box",fs(n)){const e=Pe(t,"width");void 0!==e&&(t.width=e)}if(fs(s))if(""===t.style.height)t.height=t.width/(e||2);else{const e=Pe(t,"height");void 0!==e&&(t.height=e)}}(t,e),i):null}releaseContext(t){const e=t.canvas;if(!e[ds])return!1;const i=e[ds].initial;["height","width"].forEach((t=>{const n=i[t];s(n)?e.removeAttribute(t):e.setAttribute(t,n)}));const n=i.style||{};return Object.keys(n).forEach((t=>{e.style[t]=n[t]})),e.width=e.width,delete e[ds],!0}addEventListener(t,e,i){this.removeEventListener(t,e);const s=t.$proxies||(t.$proxies={}),n={attach:xs,detach:bs,resize:Ms}[e]||ks;s[e]=n(t,e,i)}removeEventListener(t,e){const i=t.$proxies||(t.$proxies={}),s=i[e];if(!s)return;({attach:ws,detach:ws,resize:ws}[e]||ps)(t,e,s),i[e]=void 0}getDevicePixelRatio(){return window.devicePixelRatio}getMaximumSize(t,e,i,s){return we(t,e,i,s)}isAttached(t){const e=t&&ge(t);return!(!e||!e.isConnected)}}function Ps(t){return!fe()||"undefined"!=typeof OffscreenCanvas&&t instanceof OffscreenCanvas?cs:Ss}var Ds=Object.freeze({__proto__:null,BasePlatform:hs,BasicPlatform:cs,DomPlatform:Ss,_detectPlatform:Ps});const Cs="transparent",Os={boolean:(t,e,i)=>i>.5?e:t,color(t,e,i){const s=Qt(t||Cs),n=s.valid&&Qt(e||Cs);return n&&n.valid?n.mix(s,i).hexString():e},number:(t,e,i)=>t+(e-t)*i};class As{constructor(t,e,i,s){const n=e[i];s=Pi([t.to,s,n,t.from]);const o=Pi([t.from,n,s]);this._active=!0,this._fn=t.fn||Os[t.type||typeof o],this._easing=fi[t.easing]||fi.linear,this._start=Math.floor(Date.now()+(t.delay||0)),this._duration=this._total=Math.floor(t.duration),this._loop=!!t.loop,this._target=e,this._prop=i,this._from=o,this._to=s,this._promises=void 0}active(){return this._active}update(t,e,i){if(this._active){this._notify(!1);const s=this._target[this._prop],n=i-this._start,o=this._duration-n;this._start=i,this._duration=Math.floor(Math.max(o,t.duration)),this._total+=n,this._loop=!!t.loop,this._to=Pi([t.to,e,s,t.from]),this._from=Pi([t.from,s,e])}}cancel(){this._active&&(this.tick(Date.now()),this._active=!1,this._notify(!1))}tick(t){const e=t-this._start,i=this._duration,s=this._prop,n=this._from,o=this._loop,a=this._to;let r;if(this._active=n!==a&&(o||e<i),!this._active)return this._target[s]=a,void this._notify(!0);e<0?this._target[s]=n:(r=e/i%2,r=o&&r>1?2-r:r,r=this._easing(Math.min(1,Math.max(0,r))),this._target[s]=this._fn(n,a,r))}wait(){const t=this._promises||(this._promises=[]);return new Promise(((e,i)=>{t.push({res:e,rej:i})}))}_notify(t){const e=t?"res":"rej",i=this._promises||[];for(let t=0;t<i.length;t++)i[t][e]()}}class Ts{constructor(t,e){this._chart=t,this._properties=new Map,this.configure(e)}configure(t){if(!o(t))return;const e=Object.keys(ue.animation),i=this._properties;Object.getOwnPropertyNames(t).forEach((s=>{const a=t[s];if(!o(a))return;const r={};for(const t of e)r[t]=a[t];(n(a.properties)&&a.properties||[s]).forEach((t=>{t!==s&&i.has(t)||i.set(t,r)}))}))}_animateOptions(t,e){const i=e.options,s=function(t,e){if(!e)return;let i=t.options;if(!i)return void(t.options=e);i.$shared&&(t.options=i=Object.assign({},i,{$shared:!1,$animations:{}}));return i}(t,i);if(!s)return[];const n=this._createAnimations(s,i);return i.$shared&&function(t,e){const i=[],s=Object.keys(e);for(let e=0;e<s.length;e++){const n=t[s[e]];n&&n.active()&&i.push(n.wait())}return Promise.all(i)}(t.options.$animations,i).then((()=>{t.options=i}),(()=>{})),n}_createAnimations(t,e){const i=this._properties,s=[],n=t.$animations||(t.$animations={}),o=Object.keys(e),a=Date.now();let r;for(r=o.length-1;r>=0;--r){const l=o[r];if("$"===l.charAt(0))continue;if("options"===l){s.push(...this._animateOptions(t,e));continue}const h=e[l];let c=n[l];const d=i.get(l);if(c){if(d&&c.active()){c.update(d,h,a);continue}c.cancel()}d&&d.duration?(n[l]=c=new As(d,t,l,h),s.push(c)):t[l]=h}return s}update(t,e){if(0===this._properties.size)return void Object.assign(t,e);const i=this._createAnimations(t,e);return i.length?(bt.add(this._chart,i),!0):void 0}}function Ls(t,e){const i=t&&t.options||{},s=i.reverse,n=void 0===i.min?e:0,o=void 0===i.max?e:0;return{start:s?o:n,end:s?n:o}}function Es(t,e){const i=[],s=t._getSortedDatasetMetas(e);let n,o;for(n=0,o=s.length;n<o;++n)i.push(s[n].index);return i}function Rs(t,e,i,s={}){const n=t.keys,o="single"===s.mode;let r,l,h,c;if(null===e)return;let d=!1;for(r=0,l=n.length;r<l;++r){if(h=+n[r],h===i){if(d=!0,s.all)continue;break}c=t.values[h],a(c)&&(o||0===e||F(e)===F(c))&&(e+=c)}return d||s.all?e:0}function Is(t,e){const i=t&&t.options.stacked;return i||void 0===i&&void 0!==e.stack}function zs(t,e,i){const s=t[e]||(t[e]={});return s[i]||(s[i]={})}function Fs(t,e,i,s){for(const n of e.getMatchingVisibleMetas(s).reverse()){const e=t[n.index];if(i&&e>0||!i&&e<0)return n.index}return null}function Vs(t,e){const{chart:i,_cachedMeta:s}=t,n=i._stacks||(i._stacks={}),{iScale:o,vScale:a,index:r}=s,l=o.axis,h=a.axis,c=function(t,e,i){return`${t.id}.${e.id}.${i.stack||i.type}`}(o,a,s),d=e.length;let u;for(let t=0;t<d;++t){const i=e[t],{[l]:o,[h]:d}=i;u=(i._stacks||(i._stacks={}))[h]=zs(n,c,o),u[r]=d,u._top=Fs(u,a,!0,s.type),u._bottom=Fs(u,a,!1,s.type);(u._visualValues||(u._visualValues={}))[r]=d}}function Bs(t,e){const i=t.scales;return Object.keys(i).filter((t=>i[t].axis===e)).shift()}function Ns(t,e){const i=t.controller.index,s=t.vScale&&t.vScale.axis;if(s){e=e||t._parsed;for(const t of e){const e=t._stacks;e&&void 0!==e[s]&&void 0!==e[s][i]&&(delete e[s][i],void 0!==e[s]._visualValues&&void 0!==e[s]._visualValues[i]&&delete e[s]._visualValues[i])}}}const Ws=t=>"reset"===t||"none"===t,Hs=(t,e)=>e?t:Object.assign({},t);class js{static defaults={};static datasetElementType=null;static dataElementType=null;constructor(t,e){this.chart=t,this._ctx=t.ctx,this.index=e,this._cachedDataOpts={},this._cachedMeta=this.getMeta(),this._type=this._cachedMeta.type,this.options=void 0,this._parsing=!1,this._data=void 0,this._objectData=void 0,this._sharedOptions=void 0,this._drawStart=void 0,this._drawCount=void 0,this.enableOptionSharing=!1,this.supportsDecimation=!1,this.$context=void 0,this._syncList=[],this.datasetElementType=new.target.datasetElementType,this.dataElementType=new.target.dataElementType,this.initialize()}initialize(){const t=this._cachedMeta;this.configure(),this.linkScales(),t._stacked=Is(t.vScale,t),this.addElements(),this.options.fill&&!this.chart.isPluginEnabled("filler")&&console.warn("Tried to use the \'fill\' option without the \'Filler\' plugin enabled. Please import and register the \'Filler\' plugin and make sure it is not disabled in the options")}updateIndex(t){this.index!==t&&Ns(this._cachedMeta),this.index=t}linkScales(){const t=this.chart,e=this._cachedMeta,i=this.getDataset(),s=(t,e,i,s)=>"x"===t?e:"r"===t?s:i,n=e.xAxisID=l(i.xAxisID,Bs(t,"x")),o=e.yAxisID=l(i.yAxisID,Bs(t,"y")),a=e.rAxisID=l(i.rAxisID,Bs(t,"r")),r=e.indexAxis,h=e.iAxisID=s(r,n,o,a),c=e.vAxisID=s(r,o,n,a);e.xScale=this.getScaleForId(n),e.yScale=this.getScaleForId(o),e.rScale=this.getScaleForId(a),e.iScale=this.getScaleForId(h),e.vScale=this.getScaleForId(c)}getDataset(){return this.chart.data.datasets[this.index]}getMeta(){return this.chart.getDatasetMeta(this.index)}getScaleForId(t){return this.chart.scales[t]}_getOtherScale(t){const e=this._cachedMeta;return t===e.iScale?e.vScale:e.iScale}reset(){this._update("reset")}_destroy(){const t=this._cachedMeta;this._data&&rt(this._data,this),t._stacked&&Ns(t)}_dataCheck(){const t=this.getDataset(),e=t.data||(t.data=[]),i=this._data;if(o(e)){const t=this._cachedMeta;this._data=function(t,e){const{iScale:i,vScale:s}=e,n="x"===i.axis?"x":"y",o="x"===s.axis?"x":"y",a=Object.keys(t),r=new Array(a.length);let l,h,c;for(l=0,h=a.length;l<h;++l)c=a[l],r[l]={[n]:c,[o]:t[c]};return r}(e,t)}else if(i!==e){if(i){rt(i,this);const t=this._cachedMeta;Ns(t),t._parsed=[]}e&&Object.isExtensible(e)&&at(e,this),this._syncList=[],this._data=e}}addElements(){const t=this._cachedMeta;this._dataCheck(),this.datasetElementType&&(t.dataset=new this.datasetElementType)}buildOrUpdateElements(t){const e=this._cachedMeta,i=this.getDataset();let s=!1;this._dataCheck();const n=e._stacked;e._stacked=Is(e.vScale,e),e.stack!==i.stack&&(s=!0,Ns(e),e.stack=i.stack),this._resyncElements(t),(s||n!==e._stacked)&&(Vs(this,e._parsed),e._stacked=Is(e.vScale,e))}configure(){const t=this.chart.config,e=t.datasetScopeKeys(this._type),i=t.getOptionScopes(this.getDataset(),e,!0);this.options=t.createResolver(i,this.getContext()),this._parsing=this.options.parsing,this._cachedDataOpts={}}parse(t,e){const{_cachedMeta:i,_data:s}=this,{iScale:a,_stacked:r}=i,l=a.axis;let h,c,d,u=0===t&&e===s.length||i._sorted,f=t>0&&i._parsed[t-1];if(!1===this._parsing)i._parsed=s,i._sorted=!0,d=s;else{d=n(s[t])?this.parseArrayData(i,s,t,e):o(s[t])?this.parseObjectData(i,s,t,e):this.parsePrimitiveData(i,s,t,e);const a=()=>null===c[l]||f&&c[l]<f[l];for(h=0;h<e;++h)i._parsed[h+t]=c=d[h],u&&(a()&&(u=!1),f=c);i._sorted=u}r&&Vs(this,d)}parsePrimitiveData(t,e,i,s){const{iScale:n,vScale:o}=t,a=n.axis,r=o.axis,l=n.getLabels(),h=n===o,c=new Array(s);let d,u,f;for(d=0,u=s;d<u;++d)f=d+i,c[d]={[a]:h||n.parse(l[f],f),[r]:o.parse(e[f],f)};return c}parseArrayData(t,e,i,s){const{xScale:n,yScale:o}=t,a=new Array(s);let r,l,h,c;for(r=0,l=s;r<l;++r)h=r+i,c=e[h],a[r]={x:n.parse(c[0],h),y:o.parse(c[1],h)};return a}parseObjectData(t,e,i,s){const{xScale:n,yScale:o}=t,{xAxisKey:a="x",yAxisKey:r="y"}=this._parsing,l=new Array(s);let h,c,d,u;for(h=0,c=s;h<c;++h)d=h+i,u=e[d],l[h]={x:n.parse(M(u,a),d),y:o.parse(M(u,r),d)};return l}getParsed(t){return this._cachedMeta._parsed[t]}getDataElement(t){return this._cachedMeta.data[t]}applyStack(t,e,i){const s=this.chart,n=this._cachedMeta,o=e[t.axis];return Rs({keys:Es(s,!0),values:e._stacks[t.axis]._visualValues},o,n.index,{mode:i})}updateRangeFromParsed(t,e,i,s){const n=i[e.axis];let o=null===n?NaN:n;const a=s&&i._stacks[e.axis];s&&a&&(s.values=a,o=Rs(s,n,this._cachedMeta.index)),t.min=Math.min(t.min,o),t.max=Math.max(t.max,o)}getMinMax(t,e){const i=this._cachedMeta,s=i._parsed,n=i._sorted&&t===i.iScale,o=s.length,r=this._getOtherScale(t),l=((t,e,i)=>t&&!e.hidden&&e._stacked&&{keys:Es(i,!0),values:null})(e,i,this.chart),h={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY},{min:c,max:d}=function(t){const{min:e,max:i,minDefined:s,maxDefined:n}=t.getUserBounds();return{min:s?e:Number.NEGATIVE_INFINITY,max:n?i:Number.POSITIVE_INFINITY}}(r);let u,f;function g(){f=s[u];const e=f[r.axis];return!a(f[t.axis])||c>e||d<e}for(u=0;u<o&&(g()||(this.updateRangeFromParsed(h,t,f,l),!n));++u);if(n)for(u=o-1;u>=0;--u)if(!g()){this.updateRangeFromParsed(h,t,f,l);break}return h}getAllParsedValues(t){const e=this._cachedMeta._parsed,i=[];let s,n,o;for(s=0,n=e.length;s<n;++s)o=e[s][t.axis],a(o)&&i.push(o);return i}getMaxOverflow(){return!1}getLabelAndValue(t){const e=this._cachedMeta,i=e.iScale,s=e.vScale,n=this.getParsed(t);return{label:i?""+i.getLabelForValue(n[i.axis]):"",value:s?""+s.getLabelForValue(n[s.axis]):""}}_update(t){const e=this._cachedMeta;this.update(t||"default"),e._clip=function(t){let e,i,s,n;return o(t)?(e=t.top,i=t.right,s=t.bottom,n=t.left):e=i=s=n=t,{top:e,right:i,bottom:s,left:n,disabled:!1===t}}(l(this.options.clip,function(t,e,i){if(!1===i)return!1;const s=Ls(t,i),n=Ls(e,i);return{top:n.end,right:s.end,bottom:n.start,left:s.start}}(e.xScale,e.yScale,this.getMaxOverflow())))}update(t){}draw(){const t=this._ctx,e=this.chart,i=this._cachedMeta,s=i.data||[],n=e.chartArea,o=[],a=this._drawStart||0,r=this._drawCount||s.length-a,l=this.options.drawActiveElementsOnTop;let h;for(i.dataset&&i.dataset.draw(t,n,a,r),h=a;h<a+r;++h){const e=s[h];e.hidden||(e.active&&l?o.push(e):e.draw(t,n))}for(h=0;h<o.length;++h)o[h].draw(t,n)}getStyle(t,e){const i=e?"active":"default";return void 0===t&&this._cachedMeta.dataset?this.resolveDatasetElementOptions(i):this.resolveDataElementOptions(t||0,i)}getContext(t,e,i){const s=this.getDataset();let n;if(t>=0&&t<this._cachedMeta.data.length){const e=this._cachedMeta.data[t];n=e.$context||(e.$context=function(t,e,i){return Ci(t,{active:!1,dataIndex:e,parsed:void 0,raw:void 0,element:i,index:e,mode:"default",type:"data"})}(this.getContext(),t,e)),n.parsed=this.getParsed(t),n.raw=s.data[t],n.index=n.dataIndex=t}else n=this.$context||(this.$context=function(t,e){return Ci(t,{active:!1,dataset:void 0,datasetIndex:e,index:e,mode:"default",type:"dataset"})}(this.chart.getContext(),this.index)),n.dataset=s,n.index=n.datasetIndex=this.index;return n.active=!!e,n.mode=i,n}resolveDatasetElementOptions(t){return this._resolveElementOptions(this.datasetElementType.id,t)}resolveDataElementOptions(t,e){return this._resolveElementOptions(this.dataElementType.id,e,t)}_resolveElementOptions(t,e="default",i){const s="active"===e,n=this._cachedDataOpts,o=t+"-"+e,a=n[o],r=this.enableOptionSharing&&k(i);if(a)return Hs(a,r);const l=this.chart.config,h=l.datasetElementScopeKeys(this._type,t),c=s?[`${t}Hover`,"hover",t,""]:[t,""],d=l.getOptionScopes(this.getDataset(),h),u=Object.keys(ue.elements[t]),f=l.resolveNamedOptions(d,u,(()=>this.getContext(i,s,e)),c);return f.$shared&&(f.$shared=r,n[o]=Object.freeze(Hs(f,r))),f}_resolveAnimations(t,e,i){const s=this.chart,n=this._cachedDataOpts,o=`animation-${e}`,a=n[o];if(a)return a;let r;if(!1!==s.options.animation){const s=this.chart.config,n=s.datasetAnimationScopeKeys(this._type,e),o=s.getOptionScopes(this.getDataset(),n);r=s.createResolver(o,this.getContext(t,i,e))}const l=new Ts(s,r&&r.animations);return r&&r._cacheable&&(n[o]=Object.freeze(l)),l}getSharedOptions(t){if(t.$shared)return this._sharedOptions||(this._sharedOptions=Object.assign({},t))}includeOptions(t,e){return!e||Ws(t)||this.chart._animationsDisabled}_getSharedOptions(t,e){const i=this.resolveDataElementOptions(t,e),s=this._sharedOptions,n=this.getSharedOptions(i),o=this.includeOptions(e,n)||n!==s;return this.updateSharedOptions(n,e,i),{sharedOptions:n,includeOptions:o}}updateElement(t,e,i,s){Ws(s)?Object.assign(t,i):this._resolveAnimations(e,s).update(t,i)}updateSharedOptions(t,e,i){t&&!Ws(e)&&this._resolveAnimations(void 0,e).update(t,i)}_setStyle(t,e,i,s){t.active=s;const n=this.getStyle(e,s);this._resolveAnimations(e,i,s).update(t,{options:!s&&this.getSharedOptions(n)||n})}removeHoverStyle(t,e,i){this._setStyle(t,i,"active",!1)}setHoverStyle(t,e,i){this._setStyle(t,i,"active",!0)}_removeDatasetHoverStyle(){const t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!1)}_setDatasetHoverStyle(){const t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!0)}_resyncElements(t){const e=this._data,i=this._cachedMeta.data;for(const[t,e,i]of this._syncList)this[t](e,i);this._syncList=[];const s=i.length,n=e.length,o=Math.min(n,s);o&&this.parse(0,o),n>s?this._insertElements(s,n-s,t):n<s&&this._removeElements(n,s-n)}_insertElements(t,e,i=!0){const s=this._cachedMeta,n=s.data,o=t+e;let a;const r=t=>{for(t.length+=e,a=t.length-1;a>=o;a--)t[a]=t[a-e]};for(r(n),a=t;a<o;++a)n[a]=new this.dataElementType;this._parsing&&r(s._parsed),this.parse(t,e),i&&this.updateElements(n,t,e,"reset")}updateElements(t,e,i,s){}_removeElements(t,e){const i=this._cachedMeta;if(this._parsing){const s=i._parsed.splice(t,e);i._stacked&&Ns(i,s)}i.data.splice(t,e)}_sync(t){if(this._parsing)this._syncList.push(t);else{const[e,i,s]=t;this[e](i,s)}this.chart._dataChanges.push([this.index,...t])}_onDataPush(){const t=arguments.length;this._sync(["_insertElements",this.getDataset().data.length-t,t])}_onDataPop(){this._sync(["_removeElements",this._cachedMeta.data.length-1,1])}_onDataShift(){this._sync(["_removeElements",0,1])}_onDataSplice(t,e){e&&this._sync(["_removeElements",t,e]);const i=arguments.length-2;i&&this._sync(["_insertElements",t,i])}_onDataUnshift(){this._sync(["_insertElements",0,arguments.length])}}class $s{static defaults={};static defaultRoutes=void 0;x;y;active=!1;options;$animations;tooltipPosition(t){const{x:e,y:i}=this.getProps(["x","y"],t);return{x:e,y:i}}hasValue(){return W(this.x)&&W(this.y)}getProps(t,e){const i=this.$animations;if(!e||!i)return this;const s={};return t.forEach((t=>{s[t]=i[t]&&i[t].active()?i[t]._to:this[t]})),s}}function Ys(t,e){const i=t.options.ticks,n=function(t){const e=t.options.offset,i=t._tickSize(),s=t._length/i+(e?0:1),n=t._maxLength/i;return Math.floor(Math.min(s,n))}(t),o=Math.min(i.maxTicksLimit||n,n),a=i.major.enabled?function(t){const e=[];let i,s;for(i=0,s=t.length;i<s;i++)t[i].major&&e.push(i);return e}(e):[],r=a.length,l=a[0],h=a[r-1],c=[];if(r>o)return function(t,e,i,s){let n,o=0,a=i[0];for(s=Math.ceil(s),n=0;n<t.length;n++)n===a&&(e.push(t[n]),o++,a=i[o*s])}(e,c,a,r/o),c;const d=function(t,e,i){const s=function(t){const e=t.length;let i,s;if(e<2)return!1;for(s=t[0],i=1;i<e;++i)if(t[i]-t[i-1]!==s)return!1;return s}(t),n=e.length/i;if(!s)return Math.max(n,1);const o=N(s);for(let t=0,e=o.length-1;t<e;t++){const e=o[t];if(e>n)return e}return Math.max(n,1)}(a,e,o);if(r>0){let t,i;const n=r>1?Math.round((h-l)/(r-1)):null;for(Us(e,c,d,s(n)?0:l-n,l),t=0,i=r-1;t<i;t++)Us(e,c,d,a[t],a[t+1]);return Us(e,c,d,h,s(n)?e.length:h+n),c}return Us(e,c,d),c}function Us(t,e,i,s,n){const o=l(s,0),a=Math.min(l(n,t.length),t.length);let r,h,c,d=0;for(i=Math.ceil(i),n&&(r=n-s,i=r/Math.floor(r/i)),c=o;c<0;)d++,c=Math.round(o+d*i);for(h=Math.max(o,0);h<a;h++)h===c&&(e.push(t[h]),d++,c=Math.round(o+d*i))}const Xs=(t,e,i)=>"top"===e||"left"===e?t[e]+i:t[e]-i,qs=(t,e)=>Math.min(e||t,t);function Ks(t,e){const i=[],s=t.length/e,n=t.length;let o=0;for(;o<n;o+=s)i.push(t[Math.floor(o)]);return i}function Gs(t,e,i){const s=t.ticks.length,n=Math.min(e,s-1),o=t._startPixel,a=t._endPixel,r=1e-6;let l,h=t.getPixelForTick(n);if(!(i&&(l=1===s?Math.max(h-o,a-h):0===e?(t.getPixelForTick(1)-h)/2:(h-t.getPixelForTick(n-1))/2,h+=n<e?l:-l,h<o-r||h>a+r)))return h}function Js(t){return t.drawTicks?t.tickLength:0}function Zs(t,e){if(!t.display)return 0;const i=Si(t.font,e),s=ki(t.padding);return(n(t.text)?t.text.length:1)*i.lineHeight+s.height}function Qs(t,e,i){let s=ut(t);return(i&&"right"!==e||!i&&"right"===e)&&(s=(t=>"left"===t?"right":"right"===t?"left":t)(s)),s}class tn extends $s{constructor(t){super(),this.id=t.id,this.type=t.type,this.options=void 0,this.ctx=t.ctx,this.chart=t.chart,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this._margins={left:0,right:0,top:0,bottom:0},this.maxWidth=void 0,this.maxHeight=void 0,this.paddingTop=void 0,this.paddingBottom=void 0,this.paddingLeft=void 0,this.paddingRight=void 0,this.axis=void 0,this.labelRotation=void 0,this.min=void 0,this.max=void 0,this._range=void 0,this.ticks=[],this._gridLineItems=null,this._labelItems=null,this._labelSizes=null,this._length=0,this._maxLength=0,this._longestTextCache={},this._startPixel=void 0,this._endPixel=void 0,this._reversePixels=!1,this._userMax=void 0,this._userMin=void 0,this._suggestedMax=void 0,this._suggestedMin=void 0,this._ticksLength=0,this._borderValue=0,this._cache={},this._dataLimitsCached=!1,this.$context=void 0}init(t){this.options=t.setContext(this.getContext()),this.axis=t.axis,this._userMin=this.parse(t.min),this._userMax=this.parse(t.max),this._suggestedMin=this.parse(t.suggestedMin),this._suggestedMax=this.parse(t.suggestedMax)}parse(t,e){return t}getUserBounds(){let{_userMin:t,_userMax:e,_suggestedMin:i,_suggestedMax:s}=this;return t=r(t,Number.POSITIVE_INFINITY),e=r(e,Number.NEGATIVE_INFINITY),i=r(i,Number.POSITIVE_INFINITY),s=r(s,Number.NEGATIVE_INFINITY),{min:r(t,i),max:r(e,s),minDefined:a(t),maxDefined:a(e)}}getMinMax(t){let e,{min:i,max:s,minDefined:n,maxDefined:o}=this.getUserBounds();if(n&&o)return{min:i,max:s};const a=this.getMatchingVisibleMetas();for(let r=0,l=a.length;r<l;++r)e=a[r].controller.getMinMax(this,t),n||(i=Math.min(i,e.min)),o||(s=Math.max(s,e.max));return i=o&&i>s?s:i,s=n&&i>s?i:s,{min:r(i,r(s,i)),max:r(s,r(i,s))}}getPadding(){return{left:this.paddingLeft||0,top:this.paddingTop||0,right:this.paddingRight||0,bottom:this.paddingBottom||0}}getTicks(){return this.ticks}getLabels(){const t=this.chart.data;return this.options.labels||(this.isHorizontal()?t.xLabels:t.yLabels)||t.labels||[]}getLabelItems(t=this.chart.chartArea){return this._labelItems||(this._labelItems=this._computeLabelItems(t))}beforeLayout(){this._cache={},this._dataLimitsCached=!1}beforeUpdate(){d(this.options.beforeUpdate,[this])}update(t,e,i){const{beginAtZero:s,grace:n,ticks:o}=this.options,a=o.sampleSize;this.beforeUpdate(),this.maxWidth=t,this.maxHeight=e,this._margins=i=Object.assign({left:0,right:0,top:0,bottom:0},i),this.ticks=null,this._labelSizes=null,this._gridLineItems=null,this._labelItems=null,this.beforeSetDimensions(),this.setDimensions(),this.afterSetDimensions(),this._maxLength=this.isHorizontal()?this.width+i.left+i.right:this.height+i.top+i.bottom,this._dataLimitsCached||(this.beforeDataLimits(),this.determineDataLimits(),this.afterDataLimits(),this._range=Di(this,n,s),this._dataLimitsCached=!0),this.beforeBuildTicks(),this.ticks=this.buildTicks()||[],this.afterBuildTicks();const r=a<this.ticks.length;this._convertTicksToLabels(r?Ks(this.ticks,a):this.ticks),this.configure(),this.beforeCalculateLabelRotation(),this.calculateLabelRotation(),this.afterCalculateLabelRotation(),o.display&&(o.autoSkip||"auto"===o.source)&&(this.ticks=Ys(this,this.ticks),this._labelSizes=null,this.afterAutoSkip()),r&&this._convertTicksToLabels(this.ticks),this.beforeFit(),this.fit(),this.afterFit(),this.afterUpdate()}configure(){let t,e,i=this.options.reverse;this.isHorizontal()?(t=this.left,e=this.right):(t=this.top,e=this.bottom,i=!i),this._startPixel=t,this._endPixel=e,this._reversePixels=i,this._length=e-t,this._alignToPixels=this.options.alignToPixels}afterUpdate(){d(this.options.afterUpdate,[this])}beforeSetDimensions(){d(this.options.beforeSetDimensions,[this])}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=0,this.right=this.width):(this.height=this.maxHeight,this.top=0,this.bottom=this.height),this.paddingLeft=0,this.paddingTop=0,this.paddingRight=0,this.paddingBottom=0}afterSetDimensions(){d(this.options.afterSetDimensions,[this])}_callHooks(t){this.chart.notifyPlugins(t,this.getContext()),d(this.options[t],[this])}beforeDataLimits(){this._callHooks("beforeDataLimits")}determineDataLimits(){}afterDataLimits(){this._callHooks("afterDataLimits")}beforeBuildTicks(){this._callHooks("beforeBuildTicks")}buildTicks(){return[]}afterBuildTicks(){this._callHooks("afterBuildTicks")}beforeTickToLabelConversion(){d(this.options.beforeTickToLabelConversion,[this])}generateTickLabels(t){const e=this.options.ticks;let i,s,n;for(i=0,s=t.length;i<s;i++)n=t[i],n.label=d(e.callback,[n.value,i,t],this)}afterTickToLabelConversion(){d(this.options.afterTickToLabelConversion,[this])}beforeCalculateLabelRotation(){d(this.options.beforeCalculateLabelRotation,[this])}calculateLabelRotation(){const t=this.options,e=t.ticks,i=qs(this.ticks.length,t.ticks.maxTicksLimit),s=e.minRotation||0,n=e.maxRotation;let o,a,r,l=s;if(!this._isVisible()||!e.display||s>=n||i<=1||!this.isHorizontal())return void(this.labelRotation=s);const h=this._getLabelSizes(),c=h.widest.width,d=h.highest.height,u=Z(this.chart.width-c,0,this.maxWidth);o=t.offset?this.maxWidth/i:u/(i-1),c+6>o&&(o=u/(i-(t.offset?.5:1)),a=this.maxHeight-Js(t.grid)-e.padding-Zs(t.title,this.chart.options.font),r=Math.sqrt(c*c+d*d),l=Y(Math.min(Math.asin(Z((h.highest.height+6)/o,-1,1)),Math.asin(Z(a/r,-1,1))-Math.asin(Z(d/r,-1,1)))),l=Math.max(s,Math.min(n,l))),this.labelRotation=l}afterCalculateLabelRotation(){d(this.options.afterCalculateLabelRotation,[this])}afterAutoSkip(){}beforeFit(){d(this.options.beforeFit,[this])}fit(){const t={width:0,height:0},{chart:e,options:{ticks:i,title:s,grid:n}}=this,o=this._isVisible(),a=this.isHorizontal();if(o){const o=Zs(s,e.options.font);if(a?(t.width=this.maxWidth,t.height=Js(n)+o):(t.height=this.maxHeight,t.width=Js(n)+o),i.display&&this.ticks.length){const{first:e,last:s,widest:n,highest:o}=this._getLabelSizes(),r=2*i.padding,l=$(this.labelRotation),h=Math.cos(l),c=Math.sin(l);if(a){const e=i.mirror?0:c*n.width+h*o.height;t.height=Math.min(this.maxHeight,t.height+e+r)}else{const e=i.mirror?0:h*n.width+c*o.height;t.width=Math.min(this.maxWidth,t.width+e+r)}this._calculatePadding(e,s,c,h)}}this._handleMargins(),a?(this.width=this._length=e.width-this._margins.left-this._margins.right,this.height=t.height):(this.width=t.width,this.height=this._length=e.height-this._margins.top-this._margins.bottom)}_calculatePadding(t,e,i,s){const{ticks:{align:n,padding:o},position:a}=this.options,r=0!==this.labelRotation,l="top"!==a&&"x"===this.axis;if(this.isHorizontal()){const a=this.getPixelForTick(0)-this.left,h=this.right-this.getPixelForTick(this.ticks.length-1);let c=0,d=0;r?l?(c=s*t.width,d=i*e.height):(c=i*t.height,d=s*e.width):"start"===n?d=e.width:"end"===n?c=t.width:"inner"!==n&&(c=t.width/2,d=e.width/2),this.paddingLeft=Math.max((c-a+o)*this.width/(this.width-a),0),this.paddingRight=Math.max((d-h+o)*this.width/(this.width-h),0)}else{let i=e.height/2,s=t.height/2;"start"===n?(i=0,s=t.height):"end"===n&&(i=e.height,s=0),this.paddingTop=i+o,this.paddingBottom=s+o}}_handleMargins(){this._margins&&(this._margins.left=Math.max(this.paddingLeft,this._margins.left),this._margins.top=Math.max(this.paddingTop,this._margins.top),this._margins.right=Math.max(this.paddingRight,this._margins.right),this._margins.bottom=Math.max(this.paddingBottom,this._margins.bottom))}afterFit(){d(this.options.afterFit,[this])}isHorizontal(){const{axis:t,position:e}=this.options;return"top"===e||"bottom"===e||"x"===t}isFullSize(){return this.options.fullSize}_convertTicksToLabels(t){let e,i;for(this.beforeTickToLabelConversion(),this.generateTickLabels(t),e=0,i=t.length;e<i;e++)s(t[e].label)&&(t.splice(e,1),i--,e--);this.afterTickToLabelConversion()}_getLabelSizes(){let t=this._labelSizes;if(!t){const e=this.options.ticks.sampleSize;let i=this.ticks;e<i.length&&(i=Ks(i,e)),this._labelSizes=t=this._computeLabelSizes(i,i.length,this.options.ticks.maxTicksLimit)}return t}_computeLabelSizes(t,e,i){const{ctx:o,_longestTextCache:a}=this,r=[],l=[],h=Math.floor(e/qs(e,i));let c,d,f,g,p,m,x,b,_,y,v,M=0,w=0;for(c=0;c<e;c+=h){if(g=t[c].label,p=this._resolveTickFontOptions(c),o.font=m=p.string,x=a[m]=a[m]||{data:{},gc:[]},b=p.lineHeight,_=y=0,s(g)||n(g)){if(n(g))for(d=0,f=g.length;d<f;++d)v=g[d],s(v)||n(v)||(_=Ce(o,x.data,x.gc,_,v),y+=b)}else _=Ce(o,x.data,x.gc,_,g),y=b;r.push(_),l.push(y),M=Math.max(_,M),w=Math.max(y,w)}!function(t,e){u(t,(t=>{const i=t.gc,s=i.length/2;let n;if(s>e){for(n=0;n<s;++n)delete t.data[i[n]];i.splice(0,s)}}))}(a,e);const k=r.indexOf(M),S=l.indexOf(w),P=t=>({width:r[t]||0,height:l[t]||0});return{first:P(0),last:P(e-1),widest:P(k),highest:P(S),widths:r,heights:l}}getLabelForValue(t){return t}getPixelForValue(t,e){return NaN}getValueForPixel(t){}getPixelForTick(t){const e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getPixelForDecimal(t){this._reversePixels&&(t=1-t);const e=this._startPixel+t*this._length;return Q(this._alignToPixels?Ae(this.chart,e,0):e)}getDecimalForPixel(t){const e=(t-this._startPixel)/this._length;return this._reversePixels?1-e:e}getBasePixel(){return this.getPixelForValue(this.getBaseValue())}getBaseValue(){const{min:t,max:e}=this;return t<0&&e<0?e:t>0&&e>0?t:0}getContext(t){const e=this.ticks||[];if(t>=0&&t<e.length){const i=e[t];return i.$context||(i.$context=function(t,e,i){return Ci(t,{tick:i,index:e,type:"tick"})}(this.getContext(),t,i))}return this.$context||(this.$context=Ci(this.chart.getContext(),{scale:this,type:"scale"}))}_tickSize(){const t=this.options.ticks,e=$(this.labelRotation),i=Math.abs(Math.cos(e)),s=Math.abs(Math.sin(e)),n=this._getLabelSizes(),o=t.autoSkipPadding||0,a=n?n.widest.width+o:0,r=n?n.highest.height+o:0;return this.isHorizontal()?r*i>a*s?a/i:r/s:r*s<a*i?r/i:a/s}_isVisible(){const t=this.options.display;return"auto"!==t?!!t:this.getMatchingVisibleMetas().length>0}_computeGridLineItems(t){const e=this.axis,i=this.chart,s=this.options,{grid:n,position:a,border:r}=s,h=n.offset,c=this.isHorizontal(),d=this.ticks.length+(h?1:0),u=Js(n),f=[],g=r.setContext(this.getContext()),p=g.display?g.width:0,m=p/2,x=function(t){return Ae(i,t,p)};let b,_,y,v,M,w,k,S,P,D,C,O;if("top"===a)b=x(this.bottom),w=this.bottom-u,S=b-m,D=x(t.top)+m,O=t.bottom;else if("bottom"===a)b=x(this.top),D=t.top,O=x(t.bottom)-m,w=b+m,S=this.top+u;else if("left"===a)b=x(this.right),M=this.right-u,k=b-m,P=x(t.left)+m,C=t.right;else if("right"===a)b=x(this.left),P=t.left,C=x(t.right)-m,M=b+m,k=this.left+u;else if("x"===e){if("center"===a)b=x((t.top+t.bottom)/2+.5);else if(o(a)){const t=Object.keys(a)[0],e=a[t];b=x(this.chart.scales[t].getPixelForValue(e))}D=t.top,O=t.bottom,w=b+m,S=w+u}else if("y"===e){if("center"===a)b=x((t.left+t.right)/2);else if(o(a)){const t=Object.keys(a)[0],e=a[t];b=x(this.chart.scales[t].getPixelForValue(e))}M=b-m,k=M-u,P=t.left,C=t.right}const A=l(s.ticks.maxTicksLimit,d),T=Math.max(1,Math.ceil(d/A));for(_=0;_<d;_+=T){const t=this.getContext(_),e=n.setContext(t),s=r.setContext(t),o=e.lineWidth,a=e.color,l=s.dash||[],d=s.dashOffset,u=e.tickWidth,g=e.tickColor,p=e.tickBorderDash||[],m=e.tickBorderDashOffset;y=Gs(this,_,h),void 0!==y&&(v=Ae(i,y,o),c?M=k=P=C=v:w=S=D=O=v,f.push({tx1:M,ty1:w,tx2:k,ty2:S,x1:P,y1:D,x2:C,y2:O,width:o,color:a,borderDash:l,borderDashOffset:d,tickWidth:u,tickColor:g,tickBorderDash:p,tickBorderDashOffset:m}))}return this._ticksLength=d,this._borderValue=b,f}_computeLabelItems(t){const e=this.axis,i=this.options,{position:s,ticks:a}=i,r=this.isHorizontal(),l=this.ticks,{align:h,crossAlign:c,padding:d,mirror:u}=a,f=Js(i.grid),g=f+d,p=u?-d:g,m=-$(this.labelRotation),x=[];let b,_,y,v,M,w,k,S,P,D,C,O,A="middle";if("top"===s)w=this.bottom-p,k=this._getXAxisLabelAlignment();else if("bottom"===s)w=this.top+p,k=this._getXAxisLabelAlignment();else if("left"===s){const t=this._getYAxisLabelAlignment(f);k=t.textAlign,M=t.x}else if("right"===s){const t=this._getYAxisLabelAlignment(f);k=t.textAlign,M=t.x}else if("x"===e){if("center"===s)w=(t.top+t.bottom)/2+g;else if(o(s)){const t=Object.keys(s)[0],e=s[t];w=this.chart.scales[t].getPixelForValue(e)+g}k=this._getXAxisLabelAlignment()}else if("y"===e){if("center"===s)M=(t.left+t.right)/2-g;else if(o(s)){const t=Object.keys(s)[0],e=s[t];M=this.chart.scales[t].getPixelForValue(e)}k=this._getYAxisLabelAlignment(f).textAlign}"y"===e&&("start"===h?A="top":"end"===h&&(A="bottom"));const T=this._getLabelSizes();for(b=0,_=l.length;b<_;++b){y=l[b],v=y.label;const t=a.setContext(this.getContext(b));S=this.getPixelForTick(b)+a.labelOffset,P=this._resolveTickFontOptions(b),D=P.lineHeight,C=n(v)?v.length:1;const e=C/2,i=t.color,o=t.textStrokeColor,h=t.textStrokeWidth;let d,f=k;if(r?(M=S,"inner"===k&&(f=b===_-1?this.options.reverse?"left":"right":0===b?this.options.reverse?"right":"left":"center"),O="top"===s?"near"===c||0!==m?-C*D+D/2:"center"===c?-T.highest.height/2-e*D+D:-T.highest.height+D/2:"near"===c||0!==m?D/2:"center"===c?T.highest.height/2-e*D:T.highest.height-C*D,u&&(O*=-1),0===m||t.showLabelBackdrop||(M+=D/2*Math.sin(m))):(w=S,O=(1-C)*D/2),t.showLabelBackdrop){const e=ki(t.backdropPadding),i=T.heights[b],s=T.widths[b];let n=O-e.top,o=0-e.left;switch(A){case"middle":n-=i/2;break;case"bottom":n-=i}switch(k){case"center":o-=s/2;break;case"right":o-=s;break;case"inner":b===_-1?o-=s:b>0&&(o-=s/2)}d={left:o,top:n,width:s+e.width,height:i+e.height,color:t.backdropColor}}x.push({label:v,font:P,textOffset:O,options:{rotation:m,color:i,strokeColor:o,strokeWidth:h,textAlign:f,textBaseline:A,translation:[M,w],backdrop:d}})}return x}_getXAxisLabelAlignment(){const{position:t,ticks:e}=this.options;if(-$(this.labelRotation))return"top"===t?"left":"right";let i="center";return"start"===e.align?i="left":"end"===e.align?i="right":"inner"===e.align&&(i="inner"),i}_getYAxisLabelAlignment(t){const{position:e,ticks:{crossAlign:i,mirror:s,padding:n}}=this.options,o=t+n,a=this._getLabelSizes().widest.width;let r,l;return"left"===e?s?(l=this.right+n,"near"===i?r="left":"center"===i?(r="center",l+=a/2):(r="right",l+=a)):(l=this.right-o,"near"===i?r="right":"center"===i?(r="center",l-=a/2):(r="left",l=this.left)):"right"===e?s?(l=this.left+n,"near"===i?r="right":"center"===i?(r="center",l-=a/2):(r="left",l-=a)):(l=this.left+o,"near"===i?r="left":"center"===i?(r="center",l+=a/2):(r="right",l=this.right)):r="right",{textAlign:r,x:l}}_computeLabelArea(){if(this.options.ticks.mirror)return;const t=this.chart,e=this.options.position;return"left"===e||"right"===e?{top:0,left:this.left,bottom:t.height,right:this.right}:"top"===e||"bottom"===e?{top:this.top,left:0,bottom:this.bottom,right:t.width}:void 0}drawBackground(){const{ctx:t,options:{backgroundColor:e},left:i,top:s,width:n,height:o}=this;e&&(t.save(),t.fillStyle=e,t.fillRect(i,s,n,o),t.restore())}getLineWidthForValue(t){const e=this.options.grid;if(!this._isVisible()||!e.display)return 0;const i=this.ticks.findIndex((e=>e.value===t));if(i>=0){return e.setContext(this.getContext(i)).lineWidth}return 0}drawGrid(t){const e=this.options.grid,i=this.ctx,s=this._gridLineItems||(this._gridLineItems=this._computeGridLineItems(t));let n,o;const a=(t,e,s)=>{s.width&&s.color&&(i.save(),i.lineWidth=s.width,i.strokeStyle=s.color,i.setLineDash(s.borderDash||[]),i.lineDashOffset=s.borderDashOffset,i.beginPath(),i.moveTo(t.x,t.y),i.lineTo(e.x,e.y),i.stroke(),i.restore())};if(e.display)for(n=0,o=s.length;n<o;++n){const t=s[n];e.drawOnChartArea&&a({x:t.x1,y:t.y1},{x:t.x2,y:t.y2},t),e.drawTicks&&a({x:t.tx1,y:t.ty1},{x:t.tx2,y:t.ty2},{color:t.tickColor,width:t.tickWidth,borderDash:t.tickBorderDash,borderDashOffset:t.tickBorderDashOffset})}}drawBorder(){const{chart:t,ctx:e,options:{border:i,grid:s}}=this,n=i.setContext(this.getContext()),o=i.display?n.width:0;if(!o)return;const a=s.setContext(this.getContext(0)).lineWidth,r=this._borderValue;let l,h,c,d;this.isHorizontal()?(l=Ae(t,this.left,o)-o/2,h=Ae(t,this.right,a)+a/2,c=d=r):(c=Ae(t,this.top,o)-o/2,d=Ae(t,this.bottom,a)+a/2,l=h=r),e.save(),e.lineWidth=n.width,e.strokeStyle=n.color,e.beginPath(),e.moveTo(l,c),e.lineTo(h,d),e.stroke(),e.restore()}drawLabels(t){if(!this.options.ticks.display)return;const e=this.ctx,i=this._computeLabelArea();i&&Ie(e,i);const s=this.getLabelItems(t);for(const t of s){const i=t.options,s=t.font;We(e,t.label,0,t.textOffset,s,i)}i&&ze(e)}drawTitle(){const{ctx:t,options:{position:e,title:i,reverse:s}}=this;if(!i.display)return;const a=Si(i.font),r=ki(i.padding),l=i.align;let h=a.lineHeight/2;"bottom"===e||"center"===e||o(e)?(h+=r.bottom,n(i.text)&&(h+=a.lineHeight*(i.text.length-1))):h+=r.top;const{titleX:c,titleY:d,maxWidth:u,rotation:f}=function(t,e,i,s){const{top:n,left:a,bottom:r,right:l,chart:h}=t,{chartArea:c,scales:d}=h;let u,f,g,p=0;const m=r-n,x=l-a;if(t.isHorizontal()){if(f=ft(s,a,l),o(i)){const t=Object.keys(i)[0],s=i[t];g=d[t].getPixelForValue(s)+m-e}else g="center"===i?(c.bottom+c.top)/2+m-e:Xs(t,i,e);u=l-a}else{if(o(i)){const t=Object.keys(i)[0],s=i[t];f=d[t].getPixelForValue(s)-x+e}else f="center"===i?(c.left+c.right)/2-x+e:Xs(t,i,e);g=ft(s,r,n),p="left"===i?-E:E}return{titleX:f,titleY:g,maxWidth:u,rotation:p}}(this,h,e,l);We(t,i.text,0,0,a,{color:i.color,maxWidth:u,rotation:f,textAlign:Qs(l,e,s),textBaseline:"middle",translation:[c,d],strokeColor:i.strokeColor,strokeWidth:i.strokeWidth})}draw(t){this._isVisible()&&(this.drawBackground(),this.drawGrid(t),this.drawBorder(),this.drawTitle(),this.drawLabels(t))}_layers(){const t=this.options,e=t.ticks&&t.ticks.z||0,i=l(t.grid&&t.grid.z,-1),s=l(t.border&&t.border.z,0);return this._isVisible()&&this.draw===tn.prototype.draw?[{z:i,draw:t=>{this.drawBackground(),this.drawGrid(t),this.drawTitle()}},{z:s,draw:()=>{this.drawBorder()}},{z:e,draw:t=>{this.drawLabels(t)}}]:[{z:e,draw:t=>{this.draw(t)}}]}getMatchingVisibleMetas(t){const e=this.chart.getSortedVisibleDatasetMetas(),i=this.axis+"AxisID",s=[];let n,o;for(n=0,o=e.length;n<o;++n){const o=e[n];o[i]!==this.id||t&&o.type!==t||s.push(o)}return s}_resolveTickFontOptions(t){return Si(this.options.ticks.setContext(this.getContext(t)).font)}_maxDigits(){const t=this._resolveTickFontOptions(0).lineHeight;return(this.isHorizontal()?this.width:this.height)/t}}class en{constructor(t,e,i){this.type=t,this.scope=e,this.override=i,this.items=Object.create(null)}isForType(t){return Object.prototype.isPrototypeOf.call(this.type.prototype,t.prototype)}register(t){const e=Object.getPrototypeOf(t);let i;(function(t){return"id"in t&&"defaults"in t})(e)&&(i=this.register(e));const s=this.items,n=t.id,o=this.scope+"."+n;if(!n)throw new Error("class does not have id: "+t);return n in s||(s[n]=t,function(t,e,i){const s=x(Object.create(null),[i?ue.get(i):{},ue.get(e),t.defaults]);ue.set(e,s),t.defaultRoutes&&function(t,e){Object.keys(e).forEach((i=>{const s=i.split("."),n=s.pop(),o=[t].concat(s).join("."),a=e[i].split("."),r=a.pop(),l=a.join(".");ue.route(o,n,l,r)}))}(e,t.defaultRoutes);t.descriptors&&ue.describe(e,t.descriptors)}(t,o,i),this.override&&ue.override(t.id,t.overrides)),o}get(t){return this.items[t]}unregister(t){const e=this.items,i=t.id,s=this.scope;i in e&&delete e[i],s&&i in ue[s]&&(delete ue[s][i],this.override&&delete re[i])}}class sn{constructor(){this.controllers=new en(js,"datasets",!0),this.elements=new en($s,"elements"),this.plugins=new en(Object,"plugins"),this.scales=new en(tn,"scales"),this._typedRegistries=[this.controllers,this.scales,this.elements]}add(...t){this._each("register",t)}remove(...t){this._each("unregister",t)}addControllers(...t){this._each("register",t,this.controllers)}addElements(...t){this._each("register",t,this.elements)}addPlugins(...t){this._each("register",t,this.plugins)}addScales(...t){this._each("register",t,this.scales)}getController(t){return this._get(t,this.controllers,"controller")}getElement(t){return this._get(t,this.elements,"element")}getPlugin(t){return this._get(t,this.plugins,"plugin")}getScale(t){return this._get(t,this.scales,"scale")}removeControllers(...t){this._each("unregister",t,this.controllers)}removeElements(...t){this._each("unregister",t,this.elements)}removePlugins(...t){this._each("unregister",t,this.plugins)}removeScales(...t){this._each("unregister",t,this.scales)}_each(t,e,i){[...e].forEach((e=>{const s=i||this._getRegistryForType(e);i||s.isForType(e)||s===this.plugins&&e.id?this._exec(t,s,e):u(e,(e=>{const s=i||this._getRegistryForType(e);this._exec(t,s,e)}))}))}_exec(t,e,i){const s=w(t);d(i["before"+s],[],i),e[t](i),d(i["after"+s],[],i)}_getRegistryForType(t){for(let e=0;e<this._typedRegistries.length;e++){const i=this._typedRegistries[e];if(i.isForType(t))return i}return this.plugins}_get(t,e,i){const s=e.get(t);if(void 0===s)throw new Error(\'"\'+t+\'" is not a registered \'+i+".");return s}}var nn=new sn;class on{constructor(){this._init=void 0}notify(t,e,i,s){if("beforeInit"===e&&(this._init=this._createDescriptors(t,!0),this._notify(this._init,t,"install")),void 0===this._init)return;const n=s?this._descriptors(t).filter(s):this._descriptors(t),o=this._notify(n,t,e,i);return"afterDestroy"===e&&(this._notify(n,t,"stop"),this._notify(this._init,t,"uninstall"),this._init=void 0),o}_notify(t,e,i,s){s=s||{};for(const n of t){const t=n.plugin;if(!1===d(t[i],[e,s,n.options],t)&&s.cancelable)return!1}return!0}invalidate(){s(this._cache)||(this._oldCache=this._cache,this._cache=void 0)}_descriptors(t){if(this._cache)return this._cache;const e=this._cache=this._createDescriptors(t);return this._notifyStateChanges(t),e}_createDescriptors(t,e){const i=t&&t.config,s=l(i.options&&i.options.plugins,{}),n=function(t){const e={},i=[],s=Object.keys(nn.plugins.items);for(let t=0;t<s.length;t++)i.push(nn.getPlugin(s[t]));const n=t.plugins||[];for(let t=0;t<n.length;t++){const s=n[t];-1===i.indexOf(s)&&(i.push(s),e[s.id]=!0)}return{plugins:i,localIds:e}}(i);return!1!==s||e?function(t,{plugins:e,localIds:i},s,n){const o=[],a=t.getContext();for(const r of e){const e=r.id,l=an(s[e],n);null!==l&&o.push({plugin:r,options:rn(t.config,{plugin:r,local:i[e]},l,a)})}return o}(t,n,s,e):[]}_notifyStateChanges(t){const e=this._oldCache||[],i=this._cache,s=(t,e)=>t.filter((t=>!e.some((e=>t.plugin.id===e.plugin.id))));this._notify(s(e,i),t,"stop"),this._notify(s(i,e),t,"start")}}function an(t,e){return e||!1!==t?!0===t?{}:t:null}function rn(t,{plugin:e,local:i},s,n){const o=t.pluginScopeKeys(e),a=t.getOptionScopes(s,o);return i&&e.defaults&&a.push(e.defaults),t.createResolver(a,n,[""],{scriptable:!1,indexable:!1,allKeys:!0})}function ln(t,e){const i=ue.datasets[t]||{};return((e.datasets||{})[t]||{}).indexAxis||e.indexAxis||i.indexAxis||"x"}function hn(t){if("x"===t||"y"===t||"r"===t)return t}function cn(t,...e){if(hn(t))return t;for(const s of e){const e=s.axis||("top"===(i=s.position)||"bottom"===i?"x":"left"===i||"right"===i?"y":void 0)||t.length>1&&hn(t[0].toLowerCase());if(e)return e}var i;throw new Error(`Cannot determine type of \'${t}\' axis. Please provide \'axis\' or \'position\' option.`)}function dn(t,e,i){if(i[e+"AxisID"]===t)return{axis:e}}function un(t,e){const i=re[t.type]||{scales:{}},s=e.scales||{},n=ln(t.type,e),a=Object.create(null);return Object.keys(s).forEach((e=>{const r=s[e];if(!o(r))return console.error(`Invalid scale configuration for scale: ${e}`);if(r._proxy)return console.warn(`Ignoring resolver passed as options for scale: ${e}`);const l=cn(e,r,function(t,e){if(e.data&&e.data.datasets){const i=e.data.datasets.filter((e=>e.xAxisID===t||e.yAxisID===t));if(i.length)return dn(t,"x",i[0])||dn(t,"y",i[0])}return{}}(e,t),ue.scales[r.type]),h=function(t,e){return t===e?"_index_":"_value_"}(l,n),c=i.scales||{};a[e]=b(Object.create(null),[{axis:l},r,c[l],c[h]])})),t.data.datasets.forEach((i=>{const n=i.type||t.type,o=i.indexAxis||ln(n,e),r=(re[n]||{}).scales||{};Object.keys(r).forEach((t=>{const e=function(t,e){let i=t;return"_index_"===t?i=e:"_value_"===t&&(i="x"===e?"y":"x"),i}(t,o),n=i[e+"AxisID"]||e;a[n]=a[n]||Object.create(null),b(a[n],[{axis:e},s[n],r[t]])}))})),Object.keys(a).forEach((t=>{const e=a[t];b(e,[ue.scales[e.type],ue.scale])})),a}function fn(t){const e=t.options||(t.options={});e.plugins=l(e.plugins,{}),e.scales=un(t,e)}function gn(t){return(t=t||{}).datasets=t.datasets||[],t.labels=t.labels||[],t}const pn=new Map,mn=new Set;function xn(t,e){let i=pn.get(t);return i||(i=e(),pn.set(t,i),mn.add(i)),i}const bn=(t,e,i)=>{const s=M(e,i);void 0!==s&&t.add(s)};class _n{constructor(t){this._config=function(t){return(t=t||{}).data=gn(t.data),fn(t),t}(t),this._scopeCache=new Map,this._resolverCache=new Map}get platform(){return this._config.platform}get type(){return this._config.type}set type(t){this._config.type=t}get data(){return this._config.data}set data(t){this._config.data=gn(t)}get options(){return this._config.options}set options(t){this._config.options=t}get plugins(){return this._config.plugins}update(){const t=this._config;this.clearCache(),fn(t)}clearCache(){this._scopeCache.clear(),this._resolverCache.clear()}datasetScopeKeys(t){return xn(t,(()=>[[`datasets.${t}`,""]]))}datasetAnimationScopeKeys(t,e){return xn(`${t}.transition.${e}`,(()=>[[`datasets.${t}.transitions.${e}`,`transitions.${e}`],[`datasets.${t}`,""]]))}datasetElementScopeKeys(t,e){return xn(`${t}-${e}`,(()=>[[`datasets.${t}.elements.${e}`,`datasets.${t}`,`elements.${e}`,""]]))}pluginScopeKeys(t){const e=t.id;return xn(`${this.type}-plugin-${e}`,(()=>[[`plugins.${e}`,...t.additionalOptionScopes||[]]]))}_cachedScopes(t,e){const i=this._scopeCache;let s=i.get(t);return s&&!e||(s=new Map,i.set(t,s)),s}getOptionScopes(t,e,i){const{options:s,type:n}=this,o=this._cachedScopes(t,i),a=o.get(e);if(a)return a;const r=new Set;e.forEach((e=>{t&&(r.add(t),e.forEach((e=>bn(r,t,e)))),e.forEach((t=>bn(r,s,t))),e.forEach((t=>bn(r,re[n]||{},t))),e.forEach((t=>bn(r,ue,t))),e.forEach((t=>bn(r,le,t)))}));const l=Array.from(r);return 0===l.length&&l.push(Object.create(null)),mn.has(e)&&o.set(e,l),l}chartOptionScopes(){const{options:t,type:e}=this;return[t,re[e]||{},ue.datasets[e]||{},{type:e},ue,le]}resolveNamedOptions(t,e,i,s=[""]){const o={$shared:!0},{resolver:a,subPrefixes:r}=yn(this._resolverCache,t,s);let l=a;if(function(t,e){const{isScriptable:i,isIndexable:s}=Ye(t);for(const o of e){const e=i(o),a=s(o),r=(a||e)&&t[o];if(e&&(S(r)||vn(r))||a&&n(r))return!0}return!1}(a,e)){o.$shared=!1;l=$e(a,i=S(i)?i():i,this.createResolver(t,i,r))}for(const t of e)o[t]=l[t];return o}createResolver(t,e,i=[""],s){const{resolver:n}=yn(this._resolverCache,t,i);return o(e)?$e(n,e,void 0,s):n}}function yn(t,e,i){let s=t.get(e);s||(s=new Map,t.set(e,s));const n=i.join();let o=s.get(n);if(!o){o={resolver:je(e,i),subPrefixes:i.filter((t=>!t.toLowerCase().includes("hover")))},s.set(n,o)}return o}const vn=t=>o(t)&&Object.getOwnPropertyNames(t).some((e=>S(t[e])));const Mn=["top","bottom","left","right","chartArea"];function wn(t,e){return"top"===t||"bottom"===t||-1===Mn.indexOf(t)&&"x"===e}function kn(t,e){return function(i,s){return i[t]===s[t]?i[e]-s[e]:i[t]-s[t]}}function Sn(t){const e=t.chart,i=e.options.animation;e.notifyPlugins("afterRender"),d(i&&i.onComplete,[t],e)}function Pn(t){const e=t.chart,i=e.options.animation;d(i&&i.onProgress,[t],e)}function Dn(t){return fe()&&"string"==typeof t?t=document.getElementById(t):t&&t.length&&(t=t[0]),t&&t.canvas&&(t=t.canvas),t}const Cn={},On=t=>{const e=Dn(t);return Object.values(Cn).filter((t=>t.canvas===e)).pop()};function An(t,e,i){const s=Object.keys(t);for(const n of s){const s=+n;if(s>=e){const o=t[n];delete t[n],(i>0||s>e)&&(t[s+i]=o)}}}class Tn{static defaults=ue;static instances=Cn;static overrides=re;static registry=nn;static version="4.6.1";static getChart=On;static register(...t){nn.add(...t),Ln()}static unregister(...t){nn.remove(...t),Ln()}constructor(t,e){const s=this.config=new _n(e),n=Dn(t),o=On(n);if(o)throw new Error("Canvas is already in use. Chart with ID \'"+o.id+"\' must be destroyed before the canvas with ID \'"+o.canvas.id+"\' can be reused.");const a=s.createResolver(s.chartOptionScopes(),this.getContext());this.platform=new(s.platform||Ps(n)),this.platform.updateConfig(s);const r=this.platform.acquireContext(n,a.aspectRatio),l=r&&r.canvas,h=l&&l.height,c=l&&l.width;this.id=i(),this.ctx=r,this.canvas=l,this.width=c,this.height=h,this._options=a,this._aspectRatio=this.aspectRatio,this._layers=[],this._metasets=[],this._stacks=void 0,this.boxes=[],this.currentDevicePixelRatio=void 0,this.chartArea=void 0,this._active=[],this._lastEvent=void 0,this._listeners={},this._responsiveListeners=void 0,this._sortedMetasets=[],this.scales={},this._plugins=new on,this.$proxies={},this._hiddenIndices={},this.attached=!1,this._animationsDisabled=void 0,this.$context=void 0,this._doResize=dt((t=>this.update(t)),a.resizeDelay||0),this._dataChanges=[],Cn[this.id]=this,r&&l?(bt.listen(this,"complete",Sn),bt.listen(this,"progress",Pn),this._initialize(),this.attached&&this.update()):console.error("Failed to create chart: can\'t acquire context from the given item")}get aspectRatio(){const{options:{aspectRatio:t,maintainAspectRatio:e},width:i,height:n,_aspectRatio:o}=this;return s(t)?e&&o?o:n?i/n:null:t}get data(){return this.config.data}set data(t){this.config.data=t}get options(){return this._options}set options(t){this.config.options=t}get registry(){return nn}_initialize(){return this.notifyPlugins("beforeInit"),this.options.responsive?this.resize():ke(this,this.options.devicePixelRatio),this.bindEvents(),this.notifyPlugins("afterInit"),this}clear(){return Te(this.canvas,this.ctx),this}stop(){return bt.stop(this),this}resize(t,e){bt.running(this)?this._resizeBeforeDraw={width:t,height:e}:this._resize(t,e)}_resize(t,e){const i=this.options,s=this.canvas,n=i.maintainAspectRatio&&this.aspectRatio,o=this.platform.getMaximumSize(s,t,e,n),a=i.devicePixelRatio||this.platform.getDevicePixelRatio(),r=this.width?"resize":"attach";this.width=o.width,this.height=o.height,this._aspectRatio=this.aspectRatio,ke(this,a,!0)&&(this.notifyPlugins("resize",{size:o}),d(i.onResize,[this,o],this),this.attached&&this._doResize(r)&&this.render())}ensureScalesHaveIDs(){u(this.options.scales||{},((t,e)=>{t.id=e}))}buildOrUpdateScales(){const t=this.options,e=t.scales,i=this.scales,s=Object.keys(i).reduce(((t,e)=>(t[e]=!1,t)),{});let n=[];e&&(n=n.concat(Object.keys(e).map((t=>{const i=e[t],s=cn(t,i),n="r"===s,o="x"===s;return{options:i,dposition:n?"chartArea":o?"bottom":"left",dtype:n?"radialLinear":o?"category":"linear"}})))),u(n,(e=>{const n=e.options,o=n.id,a=cn(o,n),r=l(n.type,e.dtype);void 0!==n.position&&wn(n.position,a)===wn(e.dposition)||(n.position=e.dposition),s[o]=!0;let h=null;if(o in i&&i[o].type===r)h=i[o];else{h=new(nn.getScale(r))({id:o,type:r,ctx:this.ctx,chart:this}),i[h.id]=h}h.init(n,t)})),u(s,((t,e)=>{t||delete i[e]})),u(i,(t=>{ls.configure(this,t,t.options),ls.addBox(this,t)}))}_updateMetasets(){const t=this._metasets,e=this.data.datasets.length,i=t.length;if(t.sort(((t,e)=>t.index-e.index)),i>e){for(let t=e;t<i;++t)this._destroyDatasetMeta(t);t.splice(e,i-e)}this._sortedMetasets=t.slice(0).sort(kn("order","index"))}_removeUnreferencedMetasets(){const{_metasets:t,data:{datasets:e}}=this;t.length>e.length&&delete this._stacks,t.forEach(((t,i)=>{0===e.filter((e=>e===t._dataset)).length&&this._destroyDatasetMeta(i)}))}buildOrUpdateControllers(){const t=[],e=this.data.datasets;let i,s;for(this._removeUnreferencedMetasets(),i=0,s=e.length;i<s;i++){const s=e[i];let n=this.getDatasetMeta(i);const o=s.type||this.config.type;if(n.type&&n.type!==o&&(this._destroyDatasetMeta(i),n=this.getDatasetMeta(i)),n.type=o,n.indexAxis=s.indexAxis||ln(o,this.options),n.order=s.order||0,n.index=i,n.label=""+s.label,n.visible=this.isDatasetVisible(i),n.controller)n.controller.updateIndex(i),n.controller.linkScales();else{const e=nn.getController(o),{datasetElementType:s,dataElementType:a}=ue.datasets[o];Object.assign(e,{dataElementType:nn.getElement(a),datasetElementType:s&&nn.getElement(s)}),n.controller=new e(this,i),t.push(n.controller)}}return this._updateMetasets(),t}_resetElements(){u(this.data.datasets,((t,e)=>{this.getDatasetMeta(e).controller.reset()}),this)}reset(){this._resetElements(),this.notifyPlugins("reset")}update(t){const e=this.config;e.update();const i=this._options=e.createResolver(e.chartOptionScopes(),this.getContext()),s=this._animationsDisabled=!i.animation;if(this._updateScales(),this._checkEventBindings(),this._updateHiddenIndices(),this._plugins.invalidate(),!1===this.notifyPlugins("beforeUpdate",{mode:t,cancelable:!0}))return;const n=this.buildOrUpdateControllers();this.notifyPlugins("beforeElementsUpdate");let o=0;for(let t=0,e=this.data.datasets.length;t<e;t++){const{controller:e}=this.getDatasetMeta(t),i=!s&&-1===n.indexOf(e);e.buildOrUpdateElements(i),o=Math.max(+e.getMaxOverflow(),o)}o=this._minPadding=i.layout.autoPadding?o:0,this._updateLayout(o),s||u(n,(t=>{t.reset()})),this._updateDatasets(t),this.notifyPlugins("afterUpdate",{mode:t}),this._layers.sort(kn("z","_idx"));const{_active:a,_lastEvent:r}=this;r?this._eventHandler(r,!0):a.length&&this._updateHoverStyles(a,a,!0),this.render()}_updateScales(){u(this.scales,(t=>{ls.removeBox(this,t)})),this.ensureScalesHaveIDs(),this.buildOrUpdateScales()}_checkEventBindings(){const t=this.options,e=new Set(Object.keys(this._listeners)),i=new Set(t.events);P(e,i)&&!!this._responsiveListeners===t.responsive||(this.unbindEvents(),this.bindEvents())}_updateHiddenIndices(){const{_hiddenIndices:t}=this,e=this._getUniformDataChanges()||[];for(const{method:i,start:s,count:n}of e){An(t,s,"_removeElements"===i?-n:n)}}_getUniformDataChanges(){const t=this._dataChanges;if(!t||!t.length)return;this._dataChanges=[];const e=this.data.datasets.length,i=e=>new Set(t.filter((t=>t[0]===e)).map(((t,e)=>e+","+t.splice(1).join(",")))),s=i(0);for(let t=1;t<e;t++)if(!P(s,i(t)))return;return Array.from(s).map((t=>t.split(","))).map((t=>({method:t[1],start:+t[2],count:+t[3]})))}_updateLayout(t){if(!1===this.notifyPlugins("beforeLayout",{cancelable:!0}))return;ls.update(this,this.width,this.height,t);const e=this.chartArea,i=e.width<=0||e.height<=0;this._layers=[],u(this.boxes,(t=>{i&&"chartArea"===t.position||(t.configure&&t.configure(),this._layers.push(...t._layers()))}),this),this._layers.forEach(((t,e)=>{t._idx=e})),this.notifyPlugins("afterLayout")}_updateDatasets(t){if(!1!==this.notifyPlugins("beforeDatasetsUpdate",{mode:t,cancelable:!0})){for(let t=0,e=this.data.datasets.length;t<e;++t)this.getDatasetMeta(t).controller.configure();for(let e=0,i=this.data.datasets.length;e<i;++e)this._updateDataset(e,S(t)?t({datasetIndex:e}):t);this.notifyPlugins("afterDatasetsUpdate",{mode:t})}}_updateDataset(t,e){const i=this.getDatasetMeta(t),s={meta:i,index:t,mode:e,cancelable:!0};!1!==this.notifyPlugins("beforeDatasetUpdate",s)&&(i.controller._update(e),s.cancelable=!1,this.notifyPlugins("afterDatasetUpdate",s))}render(){!1!==this.notifyPlugins("beforeRender",{cancelable:!0})&&(bt.has(this)?this.attached&&!bt.running(this)&&bt.start(this):(this.draw(),Sn({chart:this})))}draw(){let t;if(this._resizeBeforeDraw){const{width:t,height:e}=this._resizeBeforeDraw;this._resizeBeforeDraw=null,this._resize(t,e)}if(this.clear(),this.width<=0||this.height<=0)return;if(!1===this.notifyPlugins("beforeDraw",{cancelable:!0}))return;const e=this._layers;for(t=0;t<e.length&&e[t].z<=0;++t)e[t].draw(this.chartArea);for(this._drawDatasets();t<e.length;++t)e[t].draw(this.chartArea);this.notifyPlugins("afterDraw")}_getSortedDatasetMetas(t){const e=this._sortedMetasets,i=[];let s,n;for(s=0,n=e.length;s<n;++s){const n=e[s];t&&!n.visible||i.push(n)}return i}getSortedVisibleDatasetMetas(){return this._getSortedDatasetMetas(!0)}_drawDatasets(){if(!1===this.notifyPlugins("beforeDatasetsDraw",{cancelable:!0}))return;const t=this.getSortedVisibleDatasetMetas();for(let e=t.length-1;e>=0;--e)this._drawDataset(t[e]);this.notifyPlugins("afterDatasetsDraw")}_drawDataset(t){const e=this.ctx,i={meta:t,index:t.index,cancelable:!0},s=Wi(this,t);!1!==this.notifyPlugins("beforeDatasetDraw",i)&&(s&&Ie(e,s),t.controller.draw(),s&&ze(e),i.cancelable=!1,this.notifyPlugins("afterDatasetDraw",i))}isPointInArea(t){return Re(t,this.chartArea,this._minPadding)}getElementsAtEventForMode(t,e,i,s){const n=Ki.modes[e];return"function"==typeof n?n(this,t,i,s):[]}getDatasetMeta(t){const e=this.data.datasets[t],i=this._metasets;let s=i.filter((t=>t&&t._dataset===e)).pop();return s||(s={type:null,data:[],dataset:null,controller:null,hidden:null,xAxisID:null,yAxisID:null,order:e&&e.order||0,index:t,_dataset:e,_parsed:[],_sorted:!1},i.push(s)),s}getContext(){return this.$context||(this.$context=Ci(null,{chart:this,type:"chart"}))}getVisibleDatasetCount(){return this.getSortedVisibleDatasetMetas().length}isDatasetVisible(t){const e=this.data.datasets[t];if(!e)return!1;const i=this.getDatasetMeta(t);return"boolean"==typeof i.hidden?!i.hidden:!e.hidden}setDatasetVisibility(t,e){this.getDatasetMeta(t).hidden=!e}toggleDataVisibility(t){this._hiddenIndices[t]=!this._hiddenIndices[t]}getDataVisibility(t){return!this._hiddenIndices[t]}_updateVisibility(t,e,i){const s=i?"show":"hide",n=this.getDatasetMeta(t),o=n.controller._resolveAnimations(void 0,s);k(e)?(n.data[e].hidden=!i,this.update()):(this.setDatasetVisibility(t,i),o.update(n,{visible:i}),this.update((e=>e.datasetIndex===t?s:void 0)))}hide(t,e){this._updateVisibility(t,e,!1)}show(t,e){this._updateVisibility(t,e,!0)}_destroyDatasetMeta(t){const e=this._metasets[t];e&&e.controller&&e.controller._destroy(),delete this._metasets[t]}_stop(){let t,e;for(this.stop(),bt.remove(this),t=0,e=this.data.datasets.length;t<e;++t)this._destroyDatasetMeta(t)}destroy(){this.notifyPlugins("beforeDestroy");const{canvas:t,ctx:e}=this;this._stop(),this.config.clearCache(),t&&(this.unbindEvents(),Te(t,e),this.platform.releaseContext(e),this.canvas=null,this.ctx=null),delete Cn[this.id],this.notifyPlugins("afterDestroy")}toBase64Image(...t){return this.canvas.toDataURL(...t)}bindEvents(){this.bindUserEvents(),this.options.responsive?this.bindResponsiveEvents():this.attached=!0}bindUserEvents(){const t=this._listeners,e=this.platform,i=(i,s)=>{e.addEventListener(this,i,s),t[i]=s},s=(t,e,i)=>{t.offsetX=e,t.offsetY=i,this._eventHandler(t)};u(this.options.events,(t=>i(t,s)))}bindResponsiveEvents(){this._responsiveListeners||(this._responsiveListeners={});const t=this._responsiveListeners,e=this.platform,i=(i,s)=>{e.addEventListener(this,i,s),t[i]=s},s=(i,s)=>{t[i]&&(e.removeEventListener(this,i,s),delete t[i])},n=(t,e)=>{this.canvas&&this.resize(t,e)};let o;const a=()=>{s("attach",a),this.attached=!0,this.resize(),i("resize",n),i("detach",o)};o=()=>{this.attached=!1,s("resize",n),this._stop(),this._resize(0,0),i("attach",a)},e.isAttached(this.canvas)?a():o()}unbindEvents(){u(this._listeners,((t,e)=>{this.platform.removeEventListener(this,e,t)})),this._listeners={},u(this._responsiveListeners,((t,e)=>{this.platform.removeEventListener(this,e,t)})),this._responsiveListeners=void 0}updateHoverStyle(t,e,i){const s=i?"set":"remove";let n,o,a,r;for("dataset"===e&&(n=this.getDatasetMeta(t[0].datasetIndex),n.controller["_"+s+"DatasetHoverStyle"]()),a=0,r=t.length;a<r;++a){o=t[a];const e=o&&this.getDatasetMeta(o.datasetIndex).controller;e&&e[s+"HoverStyle"](o.element,o.datasetIndex,o.index)}}getActiveElements(){return this._active||[]}setActiveElements(t){const e=this._active||[],i=t.map((({datasetIndex:t,index:e})=>{const i=this.getDatasetMeta(t);if(!i)throw new Error("No dataset found at index "+t);return{datasetIndex:t,element:i.data[e],index:e}}));!f(i,e)&&(this._active=i,this._lastEvent=null,this._updateHoverStyles(i,e))}notifyPlugins(t,e,i){return this._plugins.notify(this,t,e,i)}isPluginEnabled(t){return 1===this._plugins._cache.filter((e=>e.plugin.id===t)).length}_updateHoverStyles(t,e,i){const s=this.options.hover,n=(t,e)=>t.filter((t=>!e.some((e=>t.datasetIndex===e.datasetIndex&&t.index===e.index)))),o=n(e,t),a=i?t:n(t,e);o.length&&this.updateHoverStyle(o,s.mode,!1),a.length&&s.mode&&this.updateHoverStyle(a,s.mode,!0)}_eventHandler(t,e){const i={event:t,replay:e,cancelable:!0,inChartArea:this.isPointInArea(t)},s=e=>(e.options.events||this.options.events).includes(t.native.type);if(!1===this.notifyPlugins("beforeEvent",i,s))return;const n=this._handleEvent(t,e,i.inChartArea);return i.cancelable=!1,this.notifyPlugins("afterEvent",i,s),(n||i.changed)&&this.render(),this}_handleEvent(t,e,i){const{_active:s=[],options:n}=this,o=e,a=this._getActiveElements(t,s,i,o),r=D(t),l=function(t,e,i,s){return i&&"mouseout"!==t.type?s?e:t:null}(t,this._lastEvent,i,r);i&&(this._lastEvent=null,d(n.onHover,[t,a,this],this),r&&d(n.onClick,[t,a,this],this));const h=!f(a,s);return(h||e)&&(this._active=a,this._updateHoverStyles(a,s,e)),this._lastEvent=l,h}_getActiveElements(t,e,i,s){if("mouseout"===t.type)return[];if(!i)return e;const n=this.options.hover;return this.getElementsAtEventForMode(t,n.mode,n,s)}}function Ln(){return u(Tn.instances,(t=>t._plugins.invalidate()))}function En(){throw new Error("This method is not implemented: Check that a complete date adapter is provided.")}class Rn{static override(t){Object.assign(Rn.prototype,t)}options;constructor(t){this.options=t||{}}init(){}formats(){return En()}parse(){return En()}format(){return En()}add(){return En()}diff(){return En()}startOf(){return En()}endOf(){return En()}}var In={_date:Rn};function zn(t){const e=t.iScale,i=function(t,e){if(!t._cache.$bar){const i=t.getMatchingVisibleMetas(e);let s=[];for(let e=0,n=i.length;e<n;e++)s=s.concat(i[e].controller.getAllParsedValues(t));t._cache.$bar=lt(s.sort(((t,e)=>t-e)))}return t._cache.$bar}(e,t.type);let s,n,o,a,r=e._length;const l=()=>{32767!==o&&-32768!==o&&(k(a)&&(r=Math.min(r,Math.abs(o-a)||r)),a=o)};for(s=0,n=i.length;s<n;++s)o=e.getPixelForValue(i[s]),l();for(a=void 0,s=0,n=e.ticks.length;s<n;++s)o=e.getPixelForTick(s),l();return r}function Fn(t,e,i,s){return n(t)?function(t,e,i,s){const n=i.parse(t[0],s),o=i.parse(t[1],s),a=Math.min(n,o),r=Math.max(n,o);let l=a,h=r;Math.abs(a)>Math.abs(r)&&(l=r,h=a),e[i.axis]=h,e._custom={barStart:l,barEnd:h,start:n,end:o,min:a,max:r}}(t,e,i,s):e[i.axis]=i.parse(t,s),e}function Vn(t,e,i,s){const n=t.iScale,o=t.vScale,a=n.getLabels(),r=n===o,l=[];let h,c,d,u;for(h=i,c=i+s;h<c;++h)u=e[h],d={},d[n.axis]=r||n.parse(a[h],h),l.push(Fn(u,d,o,h));return l}function Bn(t){return t&&void 0!==t.barStart&&void 0!==t.barEnd}function Nn(t,e,i,s){let n=e.borderSkipped;const o={};if(!n)return void(t.borderSkipped=o);if(!0===n)return void(t.borderSkipped={top:!0,right:!0,bottom:!0,left:!0});const{start:a,end:r,reverse:l,top:h,bottom:c}=function(t){let e,i,s,n,o;return t.horizontal?(e=t.base>t.x,i="left",s="right"):(e=t.base<t.y,i="bottom",s="top"),e?(n="end",o="start"):(n="start",o="end"),{start:i,end:s,reverse:e,top:n,bottom:o}}(t);"middle"===n&&i&&(t.enableBorderRadius=!0,(i._top||0)===s?n=h:(i._bottom||0)===s?n=c:(o[Wn(c,a,r,l)]=!0,n=h)),o[Wn(n,a,r,l)]=!0,t.borderSkipped=o}function Wn(t,e,i,s){var n,o,a;return s?(a=i,t=Hn(t=(n=t)===(o=e)?a:n===a?o:n,i,e)):t=Hn(t,e,i),t}function Hn(t,e,i){return"start"===t?e:"end"===t?i:t}function jn(t,{inflateAmount:e},i){t.inflateAmount="auto"===e?1===i?.33:0:e}class $n extends js{static id="doughnut";static defaults={datasetElementType:!1,dataElementType:"arc",animation:{animateRotate:!0,animateScale:!1},animations:{numbers:{type:"number",properties:["circumference","endAngle","innerRadius","outerRadius","startAngle","x","y","offset","borderWidth","spacing"]}},cutout:"50%",rotation:0,circumference:360,radius:"100%",spacing:0,spacingMode:"angular",indexAxis:"r"};static descriptors={_scriptable:t=>"spacing"!==t&&"spacingMode"!==t,_indexable:t=>"spacing"!==t&&"spacingMode"!==t&&!t.startsWith("borderDash")&&!t.startsWith("hoverBorderDash")};static overrides={aspectRatio:1,plugins:{legend:{labels:{generateLabels(t){const e=t.data,{labels:{pointStyle:i,textAlign:s,color:n,useBorderRadius:o,borderRadius:a}}=t.legend.options;return e.labels.length&&e.datasets.length?e.labels.map(((e,r)=>{const l=t.getDatasetMeta(0).controller.getStyle(r);return{text:e,fillStyle:l.backgroundColor,fontColor:n,hidden:!t.getDataVisibility(r),lineDash:l.borderDash,lineDashOffset:l.borderDashOffset,lineJoin:l.borderJoinStyle,lineWidth:l.borderWidth,strokeStyle:l.borderColor,textAlign:s,pointStyle:i,borderRadius:o&&(a||l.borderRadius),index:r}})):[]}},onClick(t,e,i){i.chart.toggleDataVisibility(e.index),i.chart.update()}}}};constructor(t,e){super(t,e),this.enableOptionSharing=!0,this.innerRadius=void 0,this.outerRadius=void 0,this.offsetX=void 0,this.offsetY=void 0}linkScales(){}parse(t,e){const i=this.getDataset().data,s=this._cachedMeta;if(!1===this._parsing)s._parsed=i;else{let n,a,r=t=>+i[t];if(o(i[t])){const{key:t="value"}=this._parsing;r=e=>+M(i[e],t)}for(n=t,a=t+e;n<a;++n)s._parsed[n]=r(n)}}_getRotation(){return $(this.options.rotation-90)}_getCircumference(){return $(this.options.circumference)}_getRotationExtents(){let t=O,e=-O;for(let i=0;i<this.chart.data.datasets.length;++i)if(this.chart.isDatasetVisible(i)&&this.chart.getDatasetMeta(i).type===this._type){const s=this.chart.getDatasetMeta(i).controller,n=s._getRotation(),o=s._getCircumference();t=Math.min(t,n),e=Math.max(e,n+o)}return{rotation:t,circumference:e-t}}update(t){const e=this.chart,{chartArea:i}=e,s=this._cachedMeta,n=s.data,o=this.getMaxBorderWidth()+this.getMaxOffset(n)+this.options.spacing,a=Math.max((Math.min(i.width,i.height)-o)/2,0),r=Math.min(h(this.options.cutout,a),1),l=this._getRingWeight(this.index),{circumference:d,rotation:u}=this._getRotationExtents(),{ratioX:f,ratioY:g,offsetX:p,offsetY:m}=function(t,e,i){let s=1,n=1,o=0,a=0;if(e<O){const r=t,l=r+e,h=Math.cos(r),c=Math.sin(r),d=Math.cos(l),u=Math.sin(l),f=(t,e,s)=>J(t,r,l,!0)?1:Math.max(e,e*i,s,s*i),g=(t,e,s)=>J(t,r,l,!0)?-1:Math.min(e,e*i,s,s*i),p=f(0,h,d),m=f(E,c,u),x=g(C,h,d),b=g(C+E,c,u);s=(p-x)/2,n=(m-b)/2,o=-(p+x)/2,a=-(m+b)/2}return{ratioX:s,ratioY:n,offsetX:o,offsetY:a}}(u,d,r),x=(i.width-o)/f,b=(i.height-o)/g,_=Math.max(Math.min(x,b)/2,0),y=c(this.options.radius,_),v=(y-Math.max(y*r,0))/this._getVisibleDatasetWeightTotal();this.offsetX=p*y,this.offsetY=m*y,s.total=this.calculateTotal(),this.outerRadius=y-v*this._getRingWeightOffset(this.index),this.innerRadius=Math.max(this.outerRadius-v*l,0),this.updateElements(n,0,n.length,t)}_circumference(t,e){const i=this.options,s=this._cachedMeta,n=this._getCircumference();return e&&i.animation.animateRotate||!this.chart.getDataVisibility(t)||null===s._parsed[t]||s.data[t].hidden?0:this.calculateCircumference(s._parsed[t]*n/O)}updateElements(t,e,i,s){const n="reset"===s,o=this.chart,a=o.chartArea,r=o.options.animation,l=(a.left+a.right)/2,h=(a.top+a.bottom)/2,c=n&&r.animateScale,d=c?0:this.innerRadius,u=c?0:this.outerRadius,{sharedOptions:f,includeOptions:g}=this._getSharedOptions(e,s);let p,m=this._getRotation();for(p=0;p<e;++p)m+=this._circumference(p,n);for(p=e;p<e+i;++p){const e=this._circumference(p,n),i=t[p],o={x:l+this.offsetX,y:h+this.offsetY,startAngle:m,endAngle:m+e,circumference:e,outerRadius:u,innerRadius:d};g&&(o.options=f||this.resolveDataElementOptions(p,i.active?"active":s)),m+=e,this.updateElement(i,p,o,s)}}calculateTotal(){const t=this._cachedMeta,e=t.data;let i,s=0;for(i=0;i<e.length;i++){const n=t._parsed[i];null===n||isNaN(n)||!this.chart.getDataVisibility(i)||e[i].hidden||(s+=Math.abs(n))}return s}calculateCircumference(t){const e=this._cachedMeta.total;return e>0&&!isNaN(t)?O*(Math.abs(t)/e):0}getLabelAndValue(t){const e=this._cachedMeta,i=this.chart,s=i.data.labels||[],n=ne(e._parsed[t],i.options.locale);return{label:s[t]||"",value:n}}getMaxBorderWidth(t){let e=0;const i=this.chart;let s,n,o,a,r;if(!t)for(s=0,n=i.data.datasets.length;s<n;++s)if(i.isDatasetVisible(s)){o=i.getDatasetMeta(s),t=o.data,a=o.controller;break}if(!t)return 0;for(s=0,n=t.length;s<n;++s)r=a.resolveDataElementOptions(s),"inner"!==r.borderAlign&&(e=Math.max(e,r.borderWidth||0,r.hoverBorderWidth||0));return e}getMaxOffset(t){let e=0;for(let i=0,s=t.length;i<s;++i){const t=this.resolveDataElementOptions(i);e=Math.max(e,t.offset||0,t.hoverOffset||0)}return e}_getRingWeightOffset(t){let e=0;for(let i=0;i<t;++i)this.chart.isDatasetVisible(i)&&(e+=this._getRingWeight(i));return e}_getRingWeight(t){return Math.max(l(this.chart.data.datasets[t].weight,1),0)}_getVisibleDatasetWeightTotal(){return this._getRingWeightOffset(this.chart.data.datasets.length)||1}}class Yn extends js{static id="polarArea";static defaults={dataElementType:"arc",animation:{animateRotate:!0,animateScale:!0},animations:{numbers:{type:"number",properties:["x","y","startAngle","endAngle","innerRadius","outerRadius"]}},indexAxis:"r",startAngle:0,spacing:0,spacingMode:"proportional"};static overrides={aspectRatio:1,plugins:{legend:{labels:{generateLabels(t){const e=t.data;if(e.labels.length&&e.datasets.length){const{labels:{pointStyle:i,color:s}}=t.legend.options;return e.labels.map(((e,n)=>{const o=t.getDatasetMeta(0).controller.getStyle(n);return{text:e,fillStyle:o.backgroundColor,strokeStyle:o.borderColor,fontColor:s,lineWidth:o.borderWidth,pointStyle:i,hidden:!t.getDataVisibility(n),index:n}}))}return[]}},onClick(t,e,i){i.chart.toggleDataVisibility(e.index),i.chart.update()}}},scales:{r:{type:"radialLinear",angleLines:{display:!1},beginAtZero:!0,grid:{circular:!0},pointLabels:{display:!1},startAngle:0}}};constructor(t,e){super(t,e),this.innerRadius=void 0,this.outerRadius=void 0}getLabelAndValue(t){const e=this._cachedMeta,i=this.chart,s=i.data.labels||[],n=ne(e._parsed[t].r,i.options.locale);return{label:s[t]||"",value:n}}parseObjectData(t,e,i,s){return ii.bind(this)(t,e,i,s)}update(t){const e=this._cachedMeta.data;this._updateRadius(),this.updateElements(e,0,e.length,t)}getMinMax(){const t=this._cachedMeta,e={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY};return t.data.forEach(((t,i)=>{const s=this.getParsed(i).r;!isNaN(s)&&this.chart.getDataVisibility(i)&&(s<e.min&&(e.min=s),s>e.max&&(e.max=s))})),e}_updateRadius(){const t=this.chart,e=t.chartArea,i=t.options,s=Math.min(e.right-e.left,e.bottom-e.top),n=Math.max(s/2,0),o=(n-Math.max(i.cutoutPercentage?n/100*i.cutoutPercentage:1,0))/t.getVisibleDatasetCount();this.outerRadius=n-o*this.index,this.innerRadius=this.outerRadius-o}updateElements(t,e,i,s){const n="reset"===s,o=this.chart,a=o.options.animation,r=this._cachedMeta.rScale,l=r.xCenter,h=r.yCenter,c=r.getIndexAngle(0)-.5*C;let d,u=c;const f=360/this.countVisibleElements();for(d=0;d<e;++d)u+=this._computeAngle(d,s,f);for(d=e;d<e+i;d++){const e=t[d];let i=u,g=u+this._computeAngle(d,s,f),p=o.getDataVisibility(d)?r.getDistanceFromCenterForValue(this.getParsed(d).r):0;u=g,n&&(a.animateScale&&(p=0),a.animateRotate&&(i=g=c));const m={x:l,y:h,innerRadius:0,outerRadius:p,startAngle:i,endAngle:g,options:this.resolveDataElementOptions(d,e.active?"active":s)};0===m.options.spacing&&(m.options.spacing=this.options.spacing),"angular"===m.options.spacingMode&&(m.options.spacingMode=this.options.spacingMode),this.updateElement(e,d,m,s)}}countVisibleElements(){const t=this._cachedMeta;let e=0;return t.data.forEach(((t,i)=>{!isNaN(this.getParsed(i).r)&&this.chart.getDataVisibility(i)&&e++})),e}_computeAngle(t,e,i){return this.chart.getDataVisibility(t)?$(this.resolveDataElementOptions(t,e).angle||i):0}}var Un=Object.freeze({__proto__:null,BarController:class extends js{static id="bar";static defaults={datasetElementType:!1,dataElementType:"bar",categoryPercentage:.8,barPercentage:.9,grouped:!0,animations:{numbers:{type:"number",properties:["x","y","base","width","height"]}}};static overrides={scales:{_index_:{type:"category",offset:!0,grid:{offset:!0}},_value_:{type:"linear",beginAtZero:!0}}};parsePrimitiveData(t,e,i,s){return Vn(t,e,i,s)}parseArrayData(t,e,i,s){return Vn(t,e,i,s)}parseObjectData(t,e,i,s){const{iScale:n,vScale:o}=t,{xAxisKey:a="x",yAxisKey:r="y"}=this._parsing,l="x"===n.axis?a:r,h="x"===o.axis?a:r,c=[];let d,u,f,g;for(d=i,u=i+s;d<u;++d)g=e[d],f={},f[n.axis]=n.parse(M(g,l),d),c.push(Fn(M(g,h),f,o,d));return c}updateRangeFromParsed(t,e,i,s){super.updateRangeFromParsed(t,e,i,s);const n=i._custom;n&&e===this._cachedMeta.vScale&&(t.min=Math.min(t.min,n.min),t.max=Math.max(t.max,n.max))}getMaxOverflow(){return 0}getLabelAndValue(t){const e=this._cachedMeta,{iScale:i,vScale:s}=e,n=this.getParsed(t),o=n._custom,a=Bn(o)?"["+o.start+", "+o.end+"]":""+s.getLabelForValue(n[s.axis]);return{label:""+i.getLabelForValue(n[i.axis]),value:a}}initialize(){this.enableOptionSharing=!0,super.initialize();this._cachedMeta.stack=this.getDataset().stack}update(t){const e=this._cachedMeta;this.updateElements(e.data,0,e.data.length,t)}updateElements(t,e,i,n){const o="reset"===n,{index:a,_cachedMeta:{vScale:r}}=this,l=r.getBasePixel(),h=r.isHorizontal(),c=this._getRuler(),{sharedOptions:d,includeOptions:u}=this._getSharedOptions(e,n);for(let f=e;f<e+i;f++){const e=this.getParsed(f),i=o||s(e[r.axis])?{base:l,head:l}:this._calculateBarValuePixels(f),g=this._calculateBarIndexPixels(f,c),p=(e._stacks||{})[r.axis],m={horizontal:h,base:i.base,enableBorderRadius:!p||Bn(e._custom)||a===p._top||a===p._bottom,x:h?i.head:g.center,y:h?g.center:i.head,height:h?g.size:Math.abs(i.size),width:h?Math.abs(i.size):g.size};u&&(m.options=d||this.resolveDataElementOptions(f,t[f].active?"active":n));const x=m.options||t[f].options;Nn(m,x,p,a),jn(m,x,c.ratio),this.updateElement(t[f],f,m,n)}}_getStacks(t,e){const{iScale:i}=this._cachedMeta,n=i.getMatchingVisibleMetas(this._type).filter((t=>t.controller.options.grouped)),o=i.options.stacked,a=[],r=this._cachedMeta.controller.getParsed(e),l=r&&r[i.axis],h=t=>{const e=t._parsed.find((t=>t[i.axis]===l)),n=e&&e[t.vScale.axis];if(s(n)||isNaN(n))return!0};for(const i of n)if((void 0===e||!h(i))&&((!1===o||-1===a.indexOf(i.stack)||void 0===o&&void 0===i.stack)&&a.push(i.stack),i.index===t))break;return a.length||a.push(void 0),a}_getStackCount(t){return this._getStacks(void 0,t).length}_getAxisCount(){return this._getAxis().length}getFirstScaleIdForIndexAxis(){const t=this.chart.scales,e=this.chart.options.indexAxis;return Object.keys(t).filter((i=>t[i].axis===e)).shift()}_getAxis(){const t={},e=this.getFirstScaleIdForIndexAxis();for(const i of this.chart.data.datasets)t[l("x"===this.chart.options.indexAxis?i.xAxisID:i.yAxisID,e)]=!0;return Object.keys(t)}_getStackIndex(t,e,i){const s=this._getStacks(t,i),n=void 0!==e?s.indexOf(e):-1;return-1===n?s.length-1:n}_getRuler(){const t=this.options,e=this._cachedMeta,i=e.iScale,s=[];let n,o;for(n=0,o=e.data.length;n<o;++n)s.push(i.getPixelForValue(this.getParsed(n)[i.axis],n));const a=t.barThickness;return{min:a||zn(e),pixels:s,start:i._startPixel,end:i._endPixel,stackCount:this._getStackCount(),scale:i,grouped:t.grouped,ratio:a?1:t.categoryPercentage*t.barPercentage}}_calculateBarValuePixels(t){const{_cachedMeta:{vScale:e,_stacked:i,index:n},options:{base:o,minBarLength:a}}=this,r=o||0,l=this.getParsed(t),h=l._custom,c=Bn(h);let d,u,f=l[e.axis],g=0,p=i?this.applyStack(e,l,i):f;p!==f&&(g=p-f,p=f),c&&(f=h.barStart,p=h.barEnd-h.barStart,0!==f&&F(f)!==F(h.barEnd)&&(g=0),g+=f);const m=s(o)||c?g:o;let x=e.getPixelForValue(m);if(d=this.chart.getDataVisibility(t)?e.getPixelForValue(g+p):x,u=d-x,Math.abs(u)<a){u=function(t,e,i){return 0!==t?F(t):(e.isHorizontal()?1:-1)*(e.min>=i?1:-1)}(u,e,r)*a,f===r&&(x-=u/2);const t=e.getPixelForDecimal(0),s=e.getPixelForDecimal(1),o=Math.min(t,s),h=Math.max(t,s);x=Math.max(Math.min(x,h),o),d=x+u,i&&!c&&(l._stacks[e.axis]._visualValues[n]=e.getValueForPixel(d)-e.getValueForPixel(x))}if(x===e.getPixelForValue(r)){const t=F(u)*e.getLineWidthForValue(r)/2;x+=t,u-=t}return{size:u,base:x,head:d,center:d+u/2}}_calculateBarIndexPixels(t,e){const i=e.scale,n=this.options,o=n.skipNull,a=l(n.maxBarThickness,1/0);let r,h;const c=this._getAxisCount();if(e.grouped){const i=o?this._getStackCount(t):e.stackCount,d="flex"===n.barThickness?function(t,e,i,s){const n=e.pixels,o=n[t];let a=t>0?n[t-1]:null,r=t<n.length-1?n[t+1]:null;const l=i.categoryPercentage;null===a&&(a=o-(null===r?e.end-e.start:r-o)),null===r&&(r=o+o-a);const h=o-(o-Math.min(a,r))/2*l;return{chunk:Math.abs(r-a)/2*l/s,ratio:i.barPercentage,start:h}}(t,e,n,i*c):function(t,e,i,n){const o=i.barThickness;let a,r;return s(o)?(a=e.min*i.categoryPercentage,r=i.barPercentage):(a=o*n,r=1),{chunk:a/n,ratio:r,start:e.pixels[t]-a/2}}(t,e,n,i*c),u="x"===this.chart.options.indexAxis?this.getDataset().xAxisID:this.getDataset().yAxisID,f=this._getAxis().indexOf(l(u,this.getFirstScaleIdForIndexAxis())),g=this._getStackIndex(this.index,this._cachedMeta.stack,o?t:void 0)+f;r=d.start+d.chunk*g+d.chunk/2,h=Math.min(a,d.chunk*d.ratio)}else r=i.getPixelForValue(this.getParsed(t)[i.axis],t),h=Math.min(a,e.min*e.ratio);return{base:r-h/2,head:r+h/2,center:r,size:h}}draw(){const t=this._cachedMeta,e=t.vScale,i=t.data,s=i.length;let n=0;for(;n<s;++n)null===this.getParsed(n)[e.axis]||i[n].hidden||i[n].draw(this._ctx)}},BubbleController:class extends js{static id="bubble";static defaults={datasetElementType:!1,dataElementType:"point",animations:{numbers:{type:"number",properties:["x","y","borderWidth","radius"]}}};static overrides={scales:{x:{type:"linear"},y:{type:"linear"}}};initialize(){this.enableOptionSharing=!0,super.initialize()}parsePrimitiveData(t,e,i,s){const n=super.parsePrimitiveData(t,e,i,s);for(let t=0;t<n.length;t++)n[t]._custom=this.resolveDataElementOptions(t+i).radius;return n}parseArrayData(t,e,i,s){const n=super.parseArrayData(t,e,i,s);for(let t=0;t<n.length;t++){const s=e[i+t];n[t]._custom=l(s[2],this.resolveDataElementOptions(t+i).radius)}return n}parseObjectData(t,e,i,s){const n=super.parseObjectData(t,e,i,s);for(let t=0;t<n.length;t++){const s=e[i+t];n[t]._custom=l(s&&s.r&&+s.r,this.resolveDataElementOptions(t+i).radius)}return n}getMaxOverflow(){const t=this._cachedMeta.data;let e=0;for(let i=t.length-1;i>=0;--i)e=Math.max(e,t[i].size(this.resolveDataElementOptions(i))/2);return e>0&&e}getLabelAndValue(t){const e=this._cachedMeta,i=this.chart.data.labels||[],{xScale:s,yScale:n}=e,o=this.getParsed(t),a=s.getLabelForValue(o.x),r=n.getLabelForValue(o.y),l=o._custom;return{label:i[t]||"",value:"("+a+", "+r+(l?", "+l:"")+")"}}update(t){const e=this._cachedMeta.data;this.updateElements(e,0,e.length,t)}updateElements(t,e,i,s){const n="reset"===s,{iScale:o,vScale:a}=this._cachedMeta,{sharedOptions:r,includeOptions:l}=this._getSharedOptions(e,s),h=o.axis,c=a.axis;for(let d=e;d<e+i;d++){const e=t[d],i=!n&&this.getParsed(d),u={},f=u[h]=n?o.getPixelForDecimal(.5):o.getPixelForValue(i[h]),g=u[c]=n?a.getBasePixel():a.getPixelForValue(i[c]);u.skip=isNaN(f)||isNaN(g),l&&(u.options=r||this.resolveDataElementOptions(d,e.active?"active":s),n&&(u.options.radius=0)),this.updateElement(e,d,u,s)}}resolveDataElementOptions(t,e){const i=this.getParsed(t);let s=super.resolveDataElementOptions(t,e);s.$shared&&(s=Object.assign({},s,{$shared:!1}));const n=s.radius;return"active"!==e&&(s.radius=0),s.radius+=l(i&&i._custom,n),s}},DoughnutController:$n,LineController:class extends js{static id="line";static defaults={datasetElementType:"line",dataElementType:"point",showLine:!0,spanGaps:!1};static overrides={scales:{_index_:{type:"category"},_value_:{type:"linear"}}};initialize(){this.enableOptionSharing=!0,this.supportsDecimation=!0,super.initialize()}update(t){const e=this._cachedMeta,{dataset:i,data:s=[],_dataset:n}=e,o=this.chart._animationsDisabled;let{start:a,count:r}=pt(e,s,o);this._drawStart=a,this._drawCount=r,mt(e)&&(a=0,r=s.length),i._chart=this.chart,i._datasetIndex=this.index,i._decimated=!!n._decimated,i.points=s;const l=this.resolveDatasetElementOptions(t);this.options.showLine||(l.borderWidth=0),l.segment=this.options.segment,this.updateElement(i,void 0,{animated:!o,options:l},t),this.updateElements(s,a,r,t)}updateElements(t,e,i,n){const o="reset"===n,{iScale:a,vScale:r,_stacked:l,_dataset:h}=this._cachedMeta,{sharedOptions:c,includeOptions:d}=this._getSharedOptions(e,n),u=a.axis,f=r.axis,{spanGaps:g,segment:p}=this.options,m=W(g)?g:Number.POSITIVE_INFINITY,x=this.chart._animationsDisabled||o||"none"===n,b=e+i,_=t.length;let y=e>0&&this.getParsed(e-1);for(let i=0;i<_;++i){const g=t[i],_=x?g:{};if(i<e||i>=b){_.skip=!0;continue}const v=this.getParsed(i),M=s(v[f]),w=_[u]=a.getPixelForValue(v[u],i),k=_[f]=o||M?r.getBasePixel():r.getPixelForValue(l?this.applyStack(r,v,l):v[f],i);_.skip=isNaN(w)||isNaN(k)||M,_.stop=i>0&&Math.abs(v[u]-y[u])>m,p&&(_.parsed=v,_.raw=h.data[i]),d&&(_.options=c||this.resolveDataElementOptions(i,g.active?"active":n)),x||this.updateElement(g,i,_,n),y=v}}getMaxOverflow(){const t=this._cachedMeta,e=t.dataset,i=e.options&&e.options.borderWidth||0,s=t.data||[];if(!s.length)return i;const n=s[0].size(this.resolveDataElementOptions(0)),o=s[s.length-1].size(this.resolveDataElementOptions(s.length-1));return Math.max(i,n,o)/2}draw(){const t=this._cachedMeta;t.dataset.updateControlPoints(this.chart.chartArea,t.iScale.axis),super.draw()}},PieController:class extends $n{static id="pie";static defaults={cutout:0,rotation:0,circumference:360,radius:"100%"}},PolarAreaController:Yn,RadarController:class extends js{static id="radar";static defaults={datasetElementType:"line",dataElementType:"point",indexAxis:"r",showLine:!0,elements:{line:{fill:"start"}}};static overrides={aspectRatio:1,scales:{r:{type:"radialLinear"}}};getLabelAndValue(t){const e=this._cachedMeta.vScale,i=this.getParsed(t);return{label:e.getLabels()[t],value:""+e.getLabelForValue(i[e.axis])}}parseObjectData(t,e,i,s){return ii.bind(this)(t,e,i,s)}update(t){const e=this._cachedMeta,i=e.dataset,s=e.data||[],n=e.iScale.getLabels();if(i.points=s,"resize"!==t){const e=this.resolveDatasetElementOptions(t);this.options.showLine||(e.borderWidth=0);const o={_loop:!0,_fullLoop:n.length===s.length,options:e};this.updateElement(i,void 0,o,t)}this.updateElements(s,0,s.length,t)}updateElements(t,e,i,s){const n=this._cachedMeta.rScale,o="reset"===s;for(let a=e;a<e+i;a++){const e=t[a],i=this.resolveDataElementOptions(a,e.active?"active":s),r=n.getPointPositionForValue(a,this.getParsed(a).r),l=o?n.xCenter:r.x,h=o?n.yCenter:r.y,c={x:l,y:h,angle:r.angle,skip:isNaN(l)||isNaN(h),options:i};this.updateElement(e,a,c,s)}}},ScatterController:class extends js{static id="scatter";static defaults={datasetElementType:!1,dataElementType:"point",showLine:!1,fill:!1};static overrides={interaction:{mode:"point"},scales:{x:{type:"linear"},y:{type:"linear"}}};getLabelAndValue(t){const e=this._cachedMeta,i=this.chart.data.labels||[],{xScale:s,yScale:n}=e,o=this.getParsed(t),a=s.getLabelForValue(o.x),r=n.getLabelForValue(o.y);return{label:i[t]||"",value:"("+a+", "+r+")"}}update(t){const e=this._cachedMeta,{data:i=[]}=e,s=this.chart._animationsDisabled;let{start:n,count:o}=pt(e,i,s);if(this._drawStart=n,this._drawCount=o,mt(e)&&(n=0,o=i.length),this.options.showLine){this.datasetElementType||this.addElements();const{dataset:n,_dataset:o}=e;n._chart=this.chart,n._datasetIndex=this.index,n._decimated=!!o._decimated,n.points=i;const a=this.resolveDatasetElementOptions(t);a.segment=this.options.segment,this.updateElement(n,void 0,{animated:!s,options:a},t)}else this.datasetElementType&&(delete e.dataset,this.datasetElementType=!1);this.updateElements(i,n,o,t)}addElements(){const{showLine:t}=this.options;!this.datasetElementType&&t&&(this.datasetElementType=this.chart.registry.getElement("line")),super.addElements()}updateElements(t,e,i,n){const o="reset"===n,{iScale:a,vScale:r,_stacked:l,_dataset:h}=this._cachedMeta,c=this.resolveDataElementOptions(e,n),d=this.getSharedOptions(c),u=this.includeOptions(n,d),f=a.axis,g=r.axis,{spanGaps:p,segment:m}=this.options,x=W(p)?p:Number.POSITIVE_INFINITY,b=this.chart._animationsDisabled||o||"none"===n;let _=e>0&&this.getParsed(e-1);for(let c=e;c<e+i;++c){const e=t[c],i=this.getParsed(c),p=b?e:{},y=s(i[g]),v=p[f]=a.getPixelForValue(i[f],c),M=p[g]=o||y?r.getBasePixel():r.getPixelForValue(l?this.applyStack(r,i,l):i[g],c);p.skip=isNaN(v)||isNaN(M)||y,p.stop=c>0&&Math.abs(i[f]-_[f])>x,m&&(p.parsed=i,p.raw=h.data[c]),u&&(p.options=d||this.resolveDataElementOptions(c,e.active?"active":n)),b||this.updateElement(e,c,p,n),_=i}this.updateSharedOptions(d,n,c)}getMaxOverflow(){const t=this._cachedMeta,e=t.data||[];if(!this.options.showLine){let t=0;for(let i=e.length-1;i>=0;--i)t=Math.max(t,e[i].size(this.resolveDataElementOptions(i))/2);return t>0&&t}const i=t.dataset,s=i.options&&i.options.borderWidth||0;if(!e.length)return s;const n=e[0].size(this.resolveDataElementOptions(0)),o=e[e.length-1].size(this.resolveDataElementOptions(e.length-1));return Math.max(s,n,o)/2}}});function Xn(t,e,i,s){const n=vi(t.options.borderRadius,["outerStart","outerEnd","innerStart","innerEnd"]);const o=(i-e)/2,a=Math.min(o,s*e/2),r=t=>{const e=(i-Math.min(o,t))*s/2;return Z(t,0,Math.min(o,e))};return{outerStart:r(n.outerStart),outerEnd:r(n.outerEnd),innerStart:Z(n.innerStart,0,a),innerEnd:Z(n.innerEnd,0,a)}}function qn(t,e,i,s){return{x:i+t*Math.cos(e),y:s+t*Math.sin(e)}}function Kn(t,e,i,s,n,o){const{x:a,y:r,startAngle:l,pixelMargin:h,innerRadius:c}=e,{spacingMode:d="angular"}=e.options,u=n-l;if(o&&e.options.selfJoin&&Math.abs(u)>=O-1e-4)return void function(t,e,i,s){const{x:n,y:o,startAngle:a,pixelMargin:r,innerRadius:l}=e,h=Math.max(e.outerRadius+s+i-r,0),c=l>0?l+s+i+r:0;t.beginPath(),t.arc(n,o,h,a,a+O),c>0&&(t.moveTo(n+Math.cos(a)*c,o+Math.sin(a)*c),t.arc(n,o,c,a+O,a,!0)),t.closePath()}(t,e,i,s);const f=Math.max(e.outerRadius+s+i-h,0);let g=c>0?c+s+i+h:0,p=0,m=0;const x=f>0?Math.max(.001,u*f-i/C)/f:.001,b=(u-x)/2;if(s){const t=((c>0?c-s:0)+(f>0?f-s:0))/2,e=(u-(0!==t?u*t/(t+s):u))/2,i=t>0?Math.asin(Math.min(1,s/t)):0,n=Math.max(0,x/2-.001),o=Math.sin(n);if("parallel"===d){if(0===g&&o>0){const t=s/o,e=Math.max(0,f-.001);g=Math.min(t,e)}const t=Math.min(f>0?f*o:Number.POSITIVE_INFINITY,g>0?g*o:Number.POSITIVE_INFINITY),e=Math.min(s,t);p=f>0?Math.asin(Math.min(1,e/f)):Math.min(n,i),m=g>0?Math.asin(Math.min(1,e/g)):p}else"proportional"===d?(p=Math.min(n,e),m=Math.min(n,e)):(p=Math.min(n,i),m=Math.min(n,i))}const _=l+b+p,y=n-b-p,v=l+b+m,M=n-b-m,w=Math.min(y-_,M-v),{outerStart:k,outerEnd:S,innerStart:P,innerEnd:D}=Xn(e,g,f,w),A=f-k,T=f-S,L=_+k/A,R=y-S/T,I=g+P,z=g+D,F=v+P/I,V=M-D/z;if(t.beginPath(),o){const e=(L+R)/2;if(t.arc(a,r,f,L,e),t.arc(a,r,f,e,R),S>0){const e=qn(T,R,a,r);t.arc(e.x,e.y,S,R,y+E)}const i=qn(z,M,a,r);if(t.lineTo(i.x,i.y),D>0){const e=qn(z,V,a,r);t.arc(e.x,e.y,D,M+E,V+Math.PI)}const s=(M-D/g+(v+P/g))/2;if(t.arc(a,r,g,M-D/g,s,!0),t.arc(a,r,g,s,v+P/g,!0),P>0){const e=qn(I,F,a,r);t.arc(e.x,e.y,P,F+Math.PI,v-E)}const n=qn(A,_,a,r);if(t.lineTo(n.x,n.y),k>0){const e=qn(A,L,a,r);t.arc(e.x,e.y,k,_-E,L)}}else{t.moveTo(a,r);const e=Math.cos(L)*f+a,i=Math.sin(L)*f+r;t.lineTo(e,i);const s=Math.cos(R)*f+a,n=Math.sin(R)*f+r;t.lineTo(s,n)}t.closePath()}function Gn(t,e,i,s,n){const{fullCircles:o,startAngle:a,circumference:r,options:l}=e,{borderWidth:h,borderJoinStyle:c,borderDash:d,borderDashOffset:u,borderRadius:f}=l,g="inner"===l.borderAlign;if(!h)return;t.setLineDash(d||[]),t.lineDashOffset=u,g?(t.lineWidth=2*h,t.lineJoin=c||"round"):(t.lineWidth=h,t.lineJoin=c||"bevel");let p=e.endAngle;const m=Math.abs(p-a)>=O-1e-4;if(o){Kn(t,e,i,s,p,n);for(let e=0;e<o;++e)t.stroke();isNaN(r)||(p=a+(r%O||O))}g&&function(t,e,i){const{startAngle:s,pixelMargin:n,x:o,y:a,outerRadius:r,innerRadius:l}=e;let h=n/r;t.beginPath(),t.arc(o,a,r,s-h,i+h),l>n?(h=n/l,t.arc(o,a,l,i+h,s-h,!0)):t.arc(o,a,n,i+E,s-E),t.closePath(),t.clip()}(t,e,p);!(m&&e.innerRadius>0)&&l.selfJoin&&p-a>=C&&0===f&&"miter"!==c&&function(t,e,i){const{startAngle:s,x:n,y:o,outerRadius:a,innerRadius:r,options:l}=e,{borderWidth:h,borderJoinStyle:c}=l,d=Math.min(h/a,G(s-i));if(t.beginPath(),t.arc(n,o,a-h/2,s+d/2,i-d/2),r>0){const e=Math.min(h/r,G(s-i));t.arc(n,o,r+h/2,i-e/2,s+e/2,!0)}else{const e=Math.min(h/2,a*G(s-i));if("round"===c)t.arc(n,o,e,i-C/2,s+C/2,!0);else if("bevel"===c){const a=2*e*e,r=-a*Math.cos(i+C/2)+n,l=-a*Math.sin(i+C/2)+o,h=a*Math.cos(s+C/2)+n,c=a*Math.sin(s+C/2)+o;t.lineTo(r,l),t.lineTo(h,c)}}t.closePath(),t.moveTo(0,0),t.rect(0,0,t.canvas.width,t.canvas.height),t.clip("evenodd")}(t,e,p),o||(Kn(t,e,i,s,p,n),t.stroke())}function Jn(t,e,i=e){t.lineCap=l(i.borderCapStyle,e.borderCapStyle),t.setLineDash(l(i.borderDash,e.borderDash)),t.lineDashOffset=l(i.borderDashOffset,e.borderDashOffset),t.lineJoin=l(i.borderJoinStyle,e.borderJoinStyle),t.lineWidth=l(i.borderWidth,e.borderWidth),t.strokeStyle=l(i.borderColor,e.borderColor)}function Zn(t,e,i){t.lineTo(i.x,i.y)}function Qn(t,e,i={}){const s=t.length,{start:n=0,end:o=s-1}=i,{start:a,end:r}=e,l=Math.max(n,a),h=Math.min(o,r),c=n<a&&o<a||n>r&&o>r;return{count:s,start:l,loop:e.loop,ilen:h<l&&!c?s+h-l:h-l}}function to(t,e,i,s){const{points:n,options:o}=e,{count:a,start:r,loop:l,ilen:h}=Qn(n,i,s),c=function(t){return t.stepped?Fe:t.tension||"monotone"===t.cubicInterpolationMode?Ve:Zn}(o);let d,u,f,{move:g=!0,reverse:p}=s||{};for(d=0;d<=h;++d)u=n[(r+(p?h-d:d))%a],u.skip||(g?(t.moveTo(u.x,u.y),g=!1):c(t,f,u,p,o.stepped),f=u);return l&&(u=n[(r+(p?h:0))%a],c(t,f,u,p,o.stepped)),!!l}function eo(t,e,i,s){const n=e.points,{count:o,start:a,ilen:r}=Qn(n,i,s),{move:l=!0,reverse:h}=s||{};let c,d,u,f,g,p,m=0,x=0;const b=t=>(a+(h?r-t:t))%o,_=()=>{f!==g&&(t.lineTo(m,g),t.lineTo(m,f),t.lineTo(m,p))};for(l&&(d=n[b(0)],t.moveTo(d.x,d.y)),c=0;c<=r;++c){if(d=n[b(c)],d.skip)continue;const e=d.x,i=d.y,s=0|e;s===u?(i<f?f=i:i>g&&(g=i),m=(x*m+e)/++x):(_(),t.lineTo(e,i),u=s,x=0,f=g=i),p=i}_()}function io(t){const e=t.options,i=e.borderDash&&e.borderDash.length;return!(t._decimated||t._loop||e.tension||"monotone"===e.cubicInterpolationMode||e.stepped||i)?eo:to}const so="function"==typeof Path2D;function no(t,e,i,s){so&&!e.options.segment?function(t,e,i,s){let n=e._path;n||(n=e._path=new Path2D,e.path(n,i,s)&&n.closePath()),Jn(t,e.options),t.stroke(n)}(t,e,i,s):function(t,e,i,s){const{segments:n,options:o}=e,a=io(e);for(const r of n)Jn(t,o,r.style),t.beginPath(),a(t,e,r,{start:i,end:i+s-1})&&t.closePath(),t.stroke()}(t,e,i,s)}class oo extends $s{static id="line";static defaults={borderCapStyle:"butt",borderDash:[],borderDashOffset:0,borderJoinStyle:"miter",borderWidth:3,capBezierPoints:!0,cubicInterpolationMode:"default",fill:!1,spanGaps:!1,stepped:!1,tension:0};static defaultRoutes={backgroundColor:"backgroundColor",borderColor:"borderColor"};static descriptors={_scriptable:!0,_indexable:t=>"borderDash"!==t&&"fill"!==t};constructor(t){super(),this.animated=!0,this.options=void 0,this._chart=void 0,this._loop=void 0,this._fullLoop=void 0,this._path=void 0,this._points=void 0,this._segments=void 0,this._decimated=!1,this._pointsUpdated=!1,this._datasetIndex=void 0,t&&Object.assign(this,t)}updateControlPoints(t,e){const i=this.options;if((i.tension||"monotone"===i.cubicInterpolationMode)&&!i.stepped&&!this._pointsUpdated){const s=i.spanGaps?this._loop:this._fullLoop;hi(this._points,i,t,s,e),this._pointsUpdated=!0}}set points(t){this._points=t,delete this._segments,delete this._path,this._pointsUpdated=!1}get points(){return this._points}get segments(){return this._segments||(this._segments=zi(this,this.options.segment))}first(){const t=this.segments,e=this.points;return t.length&&e[t[0].start]}last(){const t=this.segments,e=this.points,i=t.length;return i&&e[t[i-1].end]}interpolate(t,e){const i=this.options,s=t[e],n=this.points,o=Ii(this,{property:e,start:s,end:s});if(!o.length)return;const a=[],r=function(t){return t.stepped?pi:t.tension||"monotone"===t.cubicInterpolationMode?mi:gi}(i);let l,h;for(l=0,h=o.length;l<h;++l){const{start:h,end:c}=o[l],d=n[h],u=n[c];if(d===u){a.push(d);continue}const f=r(d,u,Math.abs((s-d[e])/(u[e]-d[e])),i.stepped);f[e]=t[e],a.push(f)}return 1===a.length?a[0]:a}pathSegment(t,e,i){return io(this)(t,this,e,i)}path(t,e,i){const s=this.segments,n=io(this);let o=this._loop;e=e||0,i=i||this.points.length-e;for(const a of s)o&=n(t,this,a,{start:e,end:e+i-1});return!!o}draw(t,e,i,s){const n=this.options||{};(this.points||[]).length&&n.borderWidth&&(t.save(),no(t,this,i,s),t.restore()),this.animated&&(this._pointsUpdated=!1,this._path=void 0)}}function ao(t,e,i,s){const n=t.options,{[i]:o}=t.getProps([i],s);return Math.abs(e-o)<n.radius+n.hitRadius}function ro(t,e){const{x:i,y:s,base:n,width:o,height:a}=t.getProps(["x","y","base","width","height"],e);let r,l,h,c,d;return t.horizontal?(d=a/2,r=Math.min(i,n),l=Math.max(i,n),h=s-d,c=s+d):(d=o/2,r=i-d,l=i+d,h=Math.min(s,n),c=Math.max(s,n)),{left:r,top:h,right:l,bottom:c}}function lo(t,e,i,s){return t?0:Z(e,i,s)}function ho(t){const e=ro(t),i=e.right-e.left,s=e.bottom-e.top,n=function(t,e,i){const s=t.options.borderWidth,n=t.borderSkipped,o=Mi(s);return{t:lo(n.top,o.top,0,i),r:lo(n.right,o.right,0,e),b:lo(n.bottom,o.bottom,0,i),l:lo(n.left,o.left,0,e)}}(t,i/2,s/2),a=function(t,e,i){const{enableBorderRadius:s}=t.getProps(["enableBorderRadius"]),n=t.options.borderRadius,a=wi(n),r=Math.min(e,i),l=t.borderSkipped,h=s||o(n);return{topLeft:lo(!h||l.top||l.left,a.topLeft,0,r),topRight:lo(!h||l.top||l.right,a.topRight,0,r),bottomLeft:lo(!h||l.bottom||l.left,a.bottomLeft,0,r),bottomRight:lo(!h||l.bottom||l.right,a.bottomRight,0,r)}}(t,i/2,s/2);return{outer:{x:e.left,y:e.top,w:i,h:s,radius:a},inner:{x:e.left+n.l,y:e.top+n.t,w:i-n.l-n.r,h:s-n.t-n.b,radius:{topLeft:Math.max(0,a.topLeft-Math.max(n.t,n.l)),topRight:Math.max(0,a.topRight-Math.max(n.t,n.r)),bottomLeft:Math.max(0,a.bottomLeft-Math.max(n.b,n.l)),bottomRight:Math.max(0,a.bottomRight-Math.max(n.b,n.r))}}}}function co(t,e,i,s){const n=null===e,o=null===i,a=t&&!(n&&o)&&ro(t,s);return a&&(n||tt(e,a.left,a.right))&&(o||tt(i,a.top,a.bottom))}function uo(t,e){t.rect(e.x,e.y,e.w,e.h)}function fo(t,e,i={}){const s=t.x!==i.x?-e:0,n=t.y!==i.y?-e:0,o=(t.x+t.w!==i.x+i.w?e:0)-s,a=(t.y+t.h!==i.y+i.h?e:0)-n;return{x:t.x+s,y:t.y+n,w:t.w+o,h:t.h+a,radius:t.radius}}var go=Object.freeze({__proto__:null,ArcElement:class extends $s{static id="arc";static defaults={borderAlign:"center",borderColor:"#fff",borderDash:[],borderDashOffset:0,borderJoinStyle:void 0,borderRadius:0,borderWidth:2,offset:0,spacing:0,spacingMode:"angular",angle:void 0,circular:!0,selfJoin:!1};static defaultRoutes={backgroundColor:"backgroundColor"};static descriptors={_scriptable:!0,_indexable:t=>"borderDash"!==t};circumference;endAngle;fullCircles;innerRadius;outerRadius;pixelMargin;startAngle;circular;constructor(t){super(),this.options=void 0,this.circumference=void 0,this.startAngle=void 0,this.endAngle=void 0,this.innerRadius=void 0,this.outerRadius=void 0,this.pixelMargin=0,this.fullCircles=0,this.circular=!1,t&&Object.assign(this,t)}inRange(t,e,i){const s=this.getProps(["x","y"],i),{angle:n,distance:o}=X(s,{x:t,y:e}),{startAngle:a,endAngle:r,innerRadius:h,outerRadius:c,circumference:d}=this.getProps(["startAngle","endAngle","innerRadius","outerRadius","circumference"],i),u=(this.options.spacing+this.options.borderWidth)/2,f=l(d,r-a),g=J(n,a,r)&&a!==r,p=f>=O||g,m=tt(o,h+u,c+u);return p&&m}getCenterPoint(t){const{x:e,y:i,startAngle:s,endAngle:n,innerRadius:o,outerRadius:a}=this.getProps(["x","y","startAngle","endAngle","innerRadius","outerRadius"],t),{offset:r,spacing:l}=this.options,h=(s+n)/2,c=(o+a+l+r)/2;return{x:e+Math.cos(h)*c,y:i+Math.sin(h)*c}}tooltipPosition(t){return this.getCenterPoint(t)}draw(t){const{options:e,circumference:i}=this,s=(e.offset||0)/4,n=(e.spacing||0)/2,o=e.circular;if(this.pixelMargin="inner"===e.borderAlign?.33:0,this.fullCircles=i>O?Math.floor(i/O):0,0===i||this.innerRadius<0||this.outerRadius<0)return;t.save();const a=(this.startAngle+this.endAngle)/2;t.translate(Math.cos(a)*s,Math.sin(a)*s);const r=s*(1-Math.sin(Math.min(C,i||0)));t.fillStyle=e.backgroundColor,t.strokeStyle=e.borderColor,function(t,e,i,s,n){const{fullCircles:o,startAngle:a,circumference:r}=e;let l=e.endAngle;if(o){Kn(t,e,i,s,l,n);for(let e=0;e<o;++e)t.fill();isNaN(r)||(l=a+(r%O||O))}Kn(t,e,i,s,l,n),t.fill()}(t,this,r,n,o),Gn(t,this,r,n,o),t.restore()}},BarElement:class extends $s{static id="bar";static defaults={borderSkipped:"start",borderWidth:0,borderRadius:0,inflateAmount:"auto",pointStyle:void 0};static defaultRoutes={backgroundColor:"backgroundColor",borderColor:"borderColor"};constructor(t){super(),this.options=void 0,this.horizontal=void 0,this.base=void 0,this.width=void 0,this.height=void 0,this.inflateAmount=void 0,t&&Object.assign(this,t)}draw(t){const{inflateAmount:e,options:{borderColor:i,backgroundColor:s}}=this,{inner:n,outer:o}=ho(this),a=(r=o.radius).topLeft||r.topRight||r.bottomLeft||r.bottomRight?He:uo;var r;t.save(),o.w===n.w&&o.h===n.h||(t.beginPath(),a(t,fo(o,e,n)),t.clip(),a(t,fo(n,-e,o)),t.fillStyle=i,t.fill("evenodd")),t.beginPath(),a(t,fo(n,e)),t.fillStyle=s,t.fill(),t.restore()}inRange(t,e,i){return co(this,t,e,i)}inXRange(t,e){return co(this,t,null,e)}inYRange(t,e){return co(this,null,t,e)}getCenterPoint(t){const{x:e,y:i,base:s,horizontal:n}=this.getProps(["x","y","base","horizontal"],t);return{x:n?(e+s)/2:e,y:n?i:(i+s)/2}}getRange(t){return"x"===t?this.width/2:this.height/2}},LineElement:oo,PointElement:class extends $s{static id="point";parsed;skip;stop;static defaults={borderWidth:1,hitRadius:1,hoverBorderWidth:1,hoverRadius:4,pointStyle:"circle",radius:3,rotation:0};static defaultRoutes={backgroundColor:"backgroundColor",borderColor:"borderColor"};constructor(t){super(),this.options=void 0,this.parsed=void 0,this.skip=void 0,this.stop=void 0,t&&Object.assign(this,t)}inRange(t,e,i){const s=this.options,{x:n,y:o}=this.getProps(["x","y"],i);return Math.pow(t-n,2)+Math.pow(e-o,2)<Math.pow(s.hitRadius+s.radius,2)}inXRange(t,e){return ao(this,t,"x",e)}inYRange(t,e){return ao(this,t,"y",e)}getCenterPoint(t){const{x:e,y:i}=this.getProps(["x","y"],t);return{x:e,y:i}}size(t){let e=(t=t||this.options||{}).radius||0;e=Math.max(e,e&&t.hoverRadius||0);return 2*(e+(e&&t.borderWidth||0))}draw(t,e){const i=this.options;this.skip||i.radius<.1||!Re(this,e,this.size(i)/2)||(t.strokeStyle=i.borderColor,t.lineWidth=i.borderWidth,t.fillStyle=i.backgroundColor,Le(t,i,this.x,this.y))}getRange(){const t=this.options||{};return t.radius+t.hitRadius}}});function po(t,e,i,s){const n=t.indexOf(e);if(-1===n)return((t,e,i,s)=>("string"==typeof e?(i=t.push(e)-1,s.unshift({index:i,label:e})):isNaN(e)&&(i=null),i))(t,e,i,s);return n!==t.lastIndexOf(e)?i:n}function mo(t){const e=this.getLabels();return t>=0&&t<e.length?e[t]:t}function xo(t,e,{horizontal:i,minRotation:s}){const n=$(s),o=(i?Math.sin(n):Math.cos(n))||.001,a=.75*e*(""+t).length;return Math.min(e/o,a)}class bo extends tn{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._endValue=void 0,this._valueRange=0}parse(t,e){return s(t)||("number"==typeof t||t instanceof Number)&&!isFinite(+t)?null:+t}handleTickRangeOptions(){const{beginAtZero:t}=this.options,{minDefined:e,maxDefined:i}=this.getUserBounds();let{min:s,max:n}=this;const o=t=>s=e?s:t,a=t=>n=i?n:t;if(t){const t=F(s),e=F(n);t<0&&e<0?a(0):t>0&&e>0&&o(0)}if(s===n){let e=0===n?1:Math.abs(.05*n);a(n+e),t||o(s-e)}this.min=s,this.max=n}getTickLimit(){const t=this.options.ticks;let e,{maxTicksLimit:i,stepSize:s}=t;return s?(e=Math.ceil(this.max/s)-Math.floor(this.min/s)+1,e>1e3&&(console.warn(`scales.${this.id}.ticks.stepSize: ${s} would result generating up to ${e} ticks. Limiting to 1000.`),e=1e3)):(e=this.computeTickLimit(),i=i||11),i&&(e=Math.min(i,e)),e}computeTickLimit(){return Number.POSITIVE_INFINITY}buildTicks(){const t=this.options,e=t.ticks;let i=this.getTickLimit();i=Math.max(2,i);const n=function(t,e){const i=[],{bounds:n,step:o,min:a,max:r,precision:l,count:h,maxTicks:c,maxDigits:d,includeBounds:u}=t,f=o||1,g=c-1,{min:p,max:m}=e,x=!s(a),b=!s(r),_=!s(h),y=(m-p)/(d+1);let v,M,w,k,S=B((m-p)/g/f)*f;if(S<1e-14&&!x&&!b)return[{value:p},{value:m}];k=Math.ceil(m/S)-Math.floor(p/S),k>g&&(S=B(k*S/g/f)*f),s(l)||(v=Math.pow(10,l),S=Math.ceil(S*v)/v),"ticks"===n?(M=Math.floor(p/S)*S,w=Math.ceil(m/S)*S):(M=p,w=m),x&&b&&o&&H((r-a)/o,S/1e3)?(k=Math.round(Math.min((r-a)/S,c)),S=(r-a)/k,M=a,w=r):_?(M=x?a:M,w=b?r:w,k=h-1,S=(w-M)/k):(k=(w-M)/S,k=V(k,Math.round(k),S/1e3)?Math.round(k):Math.ceil(k));const P=Math.max(U(S),U(M));v=Math.pow(10,s(l)?P:l),M=Math.round(M*v)/v,w=Math.round(w*v)/v;let D=0;for(x&&(u&&M!==a?(i.push({value:a}),M<a&&D++,V(Math.round((M+D*S)*v)/v,a,xo(a,y,t))&&D++):M<a&&D++);D<k;++D){const t=Math.round((M+D*S)*v)/v;if(b&&t>r)break;i.push({value:t})}return b&&u&&w!==r?i.length&&V(i[i.length-1].value,r,xo(r,y,t))?i[i.length-1].value=r:i.push({value:r}):b&&w!==r||i.push({value:w}),i}({maxTicks:i,bounds:t.bounds,min:t.min,max:t.max,precision:e.precision,step:e.stepSize,count:e.count,maxDigits:this._maxDigits(),horizontal:this.isHorizontal(),minRotation:e.minRotation||0,includeBounds:!1!==e.includeBounds},this._range||this);return"ticks"===t.bounds&&j(n,this,"value"),t.reverse?(n.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),n}configure(){const t=this.ticks;let e=this.min,i=this.max;if(super.configure(),this.options.offset&&t.length){const s=(i-e)/Math.max(t.length-1,1)/2;e-=s,i+=s}this._startValue=e,this._endValue=i,this._valueRange=i-e}getLabelForValue(t){return ne(t,this.chart.options.locale,this.options.ticks.format)}}class _o extends bo{static id="linear";static defaults={ticks:{callback:ae.formatters.numeric}};determineDataLimits(){const{min:t,max:e}=this.getMinMax(!0);this.min=a(t)?t:0,this.max=a(e)?e:1,this.handleTickRangeOptions()}computeTickLimit(){const t=this.isHorizontal(),e=t?this.width:this.height,i=$(this.options.ticks.minRotation),s=(t?Math.sin(i):Math.cos(i))||.001,n=this._resolveTickFontOptions(0);return Math.ceil(e/Math.min(40,n.lineHeight/s))}getPixelForValue(t){return null===t?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getValueForPixel(t){return this._startValue+this.getDecimalForPixel(t)*this._valueRange}}const yo=t=>Math.floor(z(t)),vo=(t,e)=>Math.pow(10,yo(t)+e);function Mo(t){return 1===t/Math.pow(10,yo(t))}function wo(t,e,i){const s=Math.pow(10,i),n=Math.floor(t/s);return Math.ceil(e/s)-n}function ko(t,{min:e,max:i}){e=r(t.min,e);const s=[],n=yo(e);let o=function(t,e){let i=yo(e-t);for(;wo(t,e,i)>10;)i++;for(;wo(t,e,i)<10;)i--;return Math.min(i,yo(t))}(e,i),a=o<0?Math.pow(10,Math.abs(o)):1;const l=Math.pow(10,o),h=n>o?Math.pow(10,n):0,c=Math.round((e-h)*a)/a,d=Math.floor((e-h)/l/10)*l*10;let u=Math.floor((c-d)/Math.pow(10,o)),f=r(t.min,Math.round((h+d+u*Math.pow(10,o))*a)/a);for(;f<i;)s.push({value:f,major:Mo(f),significand:u}),u>=10?u=u<15?15:20:u++,u>=20&&(o++,u=2,a=o>=0?1:a),f=Math.round((h+d+u*Math.pow(10,o))*a)/a;const g=r(t.max,f);return s.push({value:g,major:Mo(g),significand:u}),s}class So extends tn{static id="logarithmic";static defaults={ticks:{callback:ae.formatters.logarithmic,major:{enabled:!0}}};constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._valueRange=0}parse(t,e){const i=bo.prototype.parse.apply(this,[t,e]);if(0!==i)return a(i)&&i>0?i:null;this._zero=!0}determineDataLimits(){const{min:t,max:e}=this.getMinMax(!0);this.min=a(t)?Math.max(0,t):null,this.max=a(e)?Math.max(0,e):null,this.options.beginAtZero&&(this._zero=!0),this._zero&&this.min!==this._suggestedMin&&!a(this._userMin)&&(this.min=t===vo(this.min,0)?vo(this.min,-1):vo(this.min,0)),this.handleTickRangeOptions()}handleTickRangeOptions(){const{minDefined:t,maxDefined:e}=this.getUserBounds();let i=this.min,s=this.max;const n=e=>i=t?i:e,o=t=>s=e?s:t;i===s&&(i<=0?(n(1),o(10)):(n(vo(i,-1)),o(vo(s,1)))),i<=0&&n(vo(s,-1)),s<=0&&o(vo(i,1)),this.min=i,this.max=s}buildTicks(){const t=this.options,e=ko({min:this._userMin,max:this._userMax},this);return"ticks"===t.bounds&&j(e,this,"value"),t.reverse?(e.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),e}getLabelForValue(t){return void 0===t?"0":ne(t,this.chart.options.locale,this.options.ticks.format)}configure(){const t=this.min;super.configure(),this._startValue=z(t),this._valueRange=z(this.max)-z(t)}getPixelForValue(t){return void 0!==t&&0!==t||(t=this.min),null===t||isNaN(t)?NaN:this.getPixelForDecimal(t===this.min?0:(z(t)-this._startValue)/this._valueRange)}getValueForPixel(t){const e=this.getDecimalForPixel(t);return Math.pow(10,this._startValue+e*this._valueRange)}}function Po(t){const e=t.ticks;if(e.display&&t.display){const t=ki(e.backdropPadding);return l(e.font&&e.font.size,ue.font.size)+t.height}return 0}function Do(t,e,i,s,n){return t===s||t===n?{start:e-i/2,end:e+i/2}:t<s||t>n?{start:e-i,end:e}:{start:e,end:e+i}}function Co(t){const e={l:t.left+t._padding.left,r:t.right-t._padding.right,t:t.top+t._padding.top,b:t.bottom-t._padding.bottom},i=Object.assign({},e),s=[],o=[],a=t._pointLabels.length,r=t.options.pointLabels,l=r.centerPointLabels?C/a:0;for(let u=0;u<a;u++){const a=r.setContext(t.getPointLabelContext(u));o[u]=a.padding;const f=t.getPointPosition(u,t.drawingArea+o[u],l),g=Si(a.font),p=(h=t.ctx,c=g,d=n(d=t._pointLabels[u])?d:[d],{w:Oe(h,c.string,d),h:d.length*c.lineHeight});s[u]=p;const m=G(t.getIndexAngle(u)+l),x=Math.round(Y(m));Oo(i,e,m,Do(x,f.x,p.w,0,180),Do(x,f.y,p.h,90,270))}var h,c,d;t.setCenterPoint(e.l-i.l,i.r-e.r,e.t-i.t,i.b-e.b),t._pointLabelItems=function(t,e,i){const s=[],n=t._pointLabels.length,o=t.options,{centerPointLabels:a,display:r}=o.pointLabels,l={extra:Po(o)/2,additionalAngle:a?C/n:0};let h;for(let o=0;o<n;o++){l.padding=i[o],l.size=e[o];const n=Ao(t,o,l);s.push(n),"auto"===r&&(n.visible=To(n,h),n.visible&&(h=n))}return s}(t,s,o)}function Oo(t,e,i,s,n){const o=Math.abs(Math.sin(i)),a=Math.abs(Math.cos(i));let r=0,l=0;s.start<e.l?(r=(e.l-s.start)/o,t.l=Math.min(t.l,e.l-r)):s.end>e.r&&(r=(s.end-e.r)/o,t.r=Math.max(t.r,e.r+r)),n.start<e.t?(l=(e.t-n.start)/a,t.t=Math.min(t.t,e.t-l)):n.end>e.b&&(l=(n.end-e.b)/a,t.b=Math.max(t.b,e.b+l))}function Ao(t,e,i){const s=t.drawingArea,{extra:n,additionalAngle:o,padding:a,size:r}=i,l=t.getPointPosition(e,s+n+a,o),h=Math.round(Y(G(l.angle+E))),c=function(t,e,i){90===i||270===i?t-=e/2:(i>270||i<90)&&(t-=e);return t}(l.y,r.h,h),d=function(t){if(0===t||180===t)return"center";if(t<180)return"left";return"right"}(h),u=function(t,e,i){"right"===i?t-=e:"center"===i&&(t-=e/2);return t}(l.x,r.w,d);return{visible:!0,x:l.x,y:c,textAlign:d,left:u,top:c,right:u+r.w,bottom:c+r.h}}function To(t,e){if(!e)return!0;const{left:i,top:s,right:n,bottom:o}=t;return!(Re({x:i,y:s},e)||Re({x:i,y:o},e)||Re({x:n,y:s},e)||Re({x:n,y:o},e))}function Lo(t,e,i){const{left:n,top:o,right:a,bottom:r}=i,{backdropColor:l}=e;if(!s(l)){const i=wi(e.borderRadius),s=ki(e.backdropPadding);t.fillStyle=l;const h=n-s.left,c=o-s.top,d=a-n+s.width,u=r-o+s.height;Object.values(i).some((t=>0!==t))?(t.beginPath(),He(t,{x:h,y:c,w:d,h:u,radius:i}),t.fill()):t.fillRect(h,c,d,u)}}function Eo(t,e,i,s){const{ctx:n}=t;if(i)n.arc(t.xCenter,t.yCenter,e,0,O);else{let i=t.getPointPosition(0,e);n.moveTo(i.x,i.y);for(let o=1;o<s;o++)i=t.getPointPosition(o,e),n.lineTo(i.x,i.y)}}class Ro extends bo{static id="radialLinear";static defaults={display:!0,animate:!0,position:"chartArea",angleLines:{display:!0,lineWidth:1,borderDash:[],borderDashOffset:0},grid:{circular:!1},startAngle:0,ticks:{showLabelBackdrop:!0,callback:ae.formatters.numeric},pointLabels:{backdropColor:void 0,backdropPadding:2,display:!0,font:{size:10},callback:t=>t,padding:5,centerPointLabels:!1}};static defaultRoutes={"angleLines.color":"borderColor","pointLabels.color":"color","ticks.color":"color"};static descriptors={angleLines:{_fallback:"grid"}};constructor(t){super(t),this.xCenter=void 0,this.yCenter=void 0,this.drawingArea=void 0,this._pointLabels=[],this._pointLabelItems=[]}setDimensions(){const t=this._padding=ki(Po(this.options)/2),e=this.width=this.maxWidth-t.width,i=this.height=this.maxHeight-t.height;this.xCenter=Math.floor(this.left+e/2+t.left),this.yCenter=Math.floor(this.top+i/2+t.top),this.drawingArea=Math.floor(Math.min(e,i)/2)}determineDataLimits(){const{min:t,max:e}=this.getMinMax(!1);this.min=a(t)&&!isNaN(t)?t:0,this.max=a(e)&&!isNaN(e)?e:0,this.handleTickRangeOptions()}computeTickLimit(){return Math.ceil(this.drawingArea/Po(this.options))}generateTickLabels(t){bo.prototype.generateTickLabels.call(this,t),this._pointLabels=this.getLabels().map(((t,e)=>{const i=d(this.options.pointLabels.callback,[t,e],this);return i||0===i?i:""})).filter(((t,e)=>this.chart.getDataVisibility(e)))}fit(){const t=this.options;t.display&&t.pointLabels.display?Co(this):this.setCenterPoint(0,0,0,0)}setCenterPoint(t,e,i,s){this.xCenter+=Math.floor((t-e)/2),this.yCenter+=Math.floor((i-s)/2),this.drawingArea-=Math.min(this.drawingArea/2,Math.max(t,e,i,s))}getIndexAngle(t){return G(t*(O/(this._pointLabels.length||1))+$(this.options.startAngle||0))}getDistanceFromCenterForValue(t){if(s(t))return NaN;const e=this.drawingArea/(this.max-this.min);return this.options.reverse?(this.max-t)*e:(t-this.min)*e}getValueForDistanceFromCenter(t){if(s(t))return NaN;const e=t/(this.drawingArea/(this.max-this.min));return this.options.reverse?this.max-e:this.min+e}getPointLabelContext(t){const e=this._pointLabels||[];if(t>=0&&t<e.length){const i=e[t];return function(t,e,i){return Ci(t,{label:i,index:e,type:"pointLabel"})}(this.getContext(),t,i)}}getPointPosition(t,e,i=0){const s=this.getIndexAngle(t)-E+i;return{x:Math.cos(s)*e+this.xCenter,y:Math.sin(s)*e+this.yCenter,angle:s}}getPointPositionForValue(t,e){return this.getPointPosition(t,this.getDistanceFromCenterForValue(e))}getBasePosition(t){return this.getPointPositionForValue(t||0,this.getBaseValue())}getPointLabelPosition(t){const{left:e,top:i,right:s,bottom:n}=this._pointLabelItems[t];return{left:e,top:i,right:s,bottom:n}}drawBackground(){const{backgroundColor:t,grid:{circular:e}}=this.options;if(t){const i=this.ctx;i.save(),i.beginPath(),Eo(this,this.getDistanceFromCenterForValue(this._endValue),e,this._pointLabels.length),i.closePath(),i.fillStyle=t,i.fill(),i.restore()}}drawGrid(){const t=this.ctx,e=this.options,{angleLines:i,grid:s,border:n}=e,o=this._pointLabels.length;let a,r,l;if(e.pointLabels.display&&function(t,e){const{ctx:i,options:{pointLabels:s}}=t;for(let n=e-1;n>=0;n--){const e=t._pointLabelItems[n];if(!e.visible)continue;const o=s.setContext(t.getPointLabelContext(n));Lo(i,o,e);const a=Si(o.font),{x:r,y:l,textAlign:h}=e;We(i,t._pointLabels[n],r,l+a.lineHeight/2,a,{color:o.color,textAlign:h,textBaseline:"middle"})}}(this,o),s.display&&this.ticks.forEach(((t,e)=>{if(0!==e||0===e&&this.min<0){r=this.getDistanceFromCenterForValue(t.value);const i=this.getContext(e),a=s.setContext(i),l=n.setContext(i);!function(t,e,i,s,n){const o=t.ctx,a=e.circular,{color:r,lineWidth:l}=e;!a&&!s||!r||!l||i<0||(o.save(),o.strokeStyle=r,o.lineWidth=l,o.setLineDash(n.dash||[]),o.lineDashOffset=n.dashOffset,o.beginPath(),Eo(t,i,a,s),o.closePath(),o.stroke(),o.restore())}(this,a,r,o,l)}})),i.display){for(t.save(),a=o-1;a>=0;a--){const s=i.setContext(this.getPointLabelContext(a)),{color:n,lineWidth:o}=s;o&&n&&(t.lineWidth=o,t.strokeStyle=n,t.setLineDash(s.borderDash),t.lineDashOffset=s.borderDashOffset,r=this.getDistanceFromCenterForValue(e.reverse?this.min:this.max),l=this.getPointPosition(a,r),t.beginPath(),t.moveTo(this.xCenter,this.yCenter),t.lineTo(l.x,l.y),t.stroke())}t.restore()}}drawBorder(){}drawLabels(){const t=this.ctx,e=this.options,i=e.ticks;if(!i.display)return;const s=this.getIndexAngle(0);let n,o;t.save(),t.translate(this.xCenter,this.yCenter),t.rotate(s),t.textAlign="center",t.textBaseline="middle",this.ticks.forEach(((s,a)=>{if(0===a&&this.min>=0&&!e.reverse)return;const r=i.setContext(this.getContext(a)),l=Si(r.font);if(n=this.getDistanceFromCenterForValue(this.ticks[a].value),r.showLabelBackdrop){t.font=l.string,o=t.measureText(s.label).width,t.fillStyle=r.backdropColor;const e=ki(r.backdropPadding);t.fillRect(-o/2-e.left,-n-l.size/2-e.top,o+e.width,l.size+e.height)}We(t,s.label,0,-n,l,{color:r.color,strokeColor:r.textStrokeColor,strokeWidth:r.textStrokeWidth})})),t.restore()}drawTitle(){}}const Io={millisecond:{common:!0,size:1,steps:1e3},second:{common:!0,size:1e3,steps:60},minute:{common:!0,size:6e4,steps:60},hour:{common:!0,size:36e5,steps:24},day:{common:!0,size:864e5,steps:30},week:{common:!1,size:6048e5,steps:4},month:{common:!0,size:2628e6,steps:12},quarter:{common:!1,size:7884e6,steps:4},year:{common:!0,size:3154e7}},zo=Object.keys(Io);function Fo(t,e){return t-e}function Vo(t,e){if(s(e))return null;const i=t._adapter,{parser:n,round:o,isoWeekday:r}=t._parseOpts;let l=e;return"function"==typeof n&&(l=n(l)),a(l)||(l="string"==typeof n?i.parse(l,n):i.parse(l)),null===l?null:(o&&(l="week"!==o||!W(r)&&!0!==r?i.startOf(l,o):i.startOf(l,"isoWeek",r)),+l)}function Bo(t,e,i,s){const n=zo.length;for(let o=zo.indexOf(t);o<n-1;++o){const t=Io[zo[o]],n=t.steps?t.steps:Number.MAX_SAFE_INTEGER;if(t.common&&Math.ceil((i-e)/(n*t.size))<=s)return zo[o]}return zo[n-1]}function No(t,e,i){if(i){if(i.length){const{lo:s,hi:n}=et(i,e);t[i[s]>=e?i[s]:i[n]]=!0}}else t[e]=!0}function Wo(t,e,i){const s=[],n={},o=e.length;let a,r;for(a=0;a<o;++a)r=e[a],n[r]=a,s.push({value:r,major:!1});return 0!==o&&i?function(t,e,i,s){const n=t._adapter,o=+n.startOf(e[0].value,s),a=e[e.length-1].value;let r,l;for(r=o;r<=a;r=+n.add(r,1,s))l=i[r],l>=0&&(e[l].major=!0);return e}(t,s,n,i):s}class Ho extends tn{static id="time";static defaults={bounds:"data",adapters:{},time:{parser:!1,unit:!1,round:!1,isoWeekday:!1,minUnit:"millisecond",displayFormats:{}},ticks:{source:"auto",callback:!1,major:{enabled:!1}}};constructor(t){super(t),this._cache={data:[],labels:[],all:[]},this._unit="day",this._majorUnit=void 0,this._offsets={},this._normalized=!1,this._parseOpts=void 0}init(t,e={}){const i=t.time||(t.time={}),s=this._adapter=new In._date(t.adapters.date);s.init(e),b(i.displayFormats,s.formats()),this._parseOpts={parser:i.parser,round:i.round,isoWeekday:i.isoWeekday},super.init(t),this._normalized=e.normalized}parse(t,e){return void 0===t?null:Vo(this,t)}beforeLayout(){super.beforeLayout(),this._cache={data:[],labels:[],all:[]}}determineDataLimits(){const t=this.options,e=this._adapter,i=t.time.unit||"day";let{min:s,max:n,minDefined:o,maxDefined:r}=this.getUserBounds();function l(t){o||isNaN(t.min)||(s=Math.min(s,t.min)),r||isNaN(t.max)||(n=Math.max(n,t.max))}o&&r||(l(this._getLabelBounds()),"ticks"===t.bounds&&"labels"===t.ticks.source||l(this.getMinMax(!1))),s=a(s)&&!isNaN(s)?s:+e.startOf(Date.now(),i),n=a(n)&&!isNaN(n)?n:+e.endOf(Date.now(),i)+1,this.min=Math.min(s,n-1),this.max=Math.max(s+1,n)}_getLabelBounds(){const t=this.getLabelTimestamps();let e=Number.POSITIVE_INFINITY,i=Number.NEGATIVE_INFINITY;return t.length&&(e=t[0],i=t[t.length-1]),{min:e,max:i}}buildTicks(){const t=this.options,e=t.time,i=t.ticks,s="labels"===i.source?this.getLabelTimestamps():this._generate();"ticks"===t.bounds&&s.length&&(this.min=this._userMin||s[0],this.max=this._userMax||s[s.length-1]);const n=this.min,o=nt(s,n,this.max);return this._unit=e.unit||(i.autoSkip?Bo(e.minUnit,this.min,this.max,this._getLabelCapacity(n)):function(t,e,i,s,n){for(let o=zo.length-1;o>=zo.indexOf(i);o--){const i=zo[o];if(Io[i].common&&t._adapter.diff(n,s,i)>=e-1)return i}return zo[i?zo.indexOf(i):0]}(this,o.length,e.minUnit,this.min,this.max)),this._majorUnit=i.major.enabled&&"year"!==this._unit?function(t){for(let e=zo.indexOf(t)+1,i=zo.length;e<i;++e)if(Io[zo[e]].common)return zo[e]}(this._unit):void 0,this.initOffsets(s),t.reverse&&o.reverse(),Wo(this,o,this._majorUnit)}afterAutoSkip(){this.options.offsetAfterAutoskip&&this.initOffsets(this.ticks.map((t=>+t.value)))}initOffsets(t=[]){let e,i,s=0,n=0;this.options.offset&&t.length&&(e=this.getDecimalForValue(t[0]),s=1===t.length?1-e:(this.getDecimalForValue(t[1])-e)/2,i=this.getDecimalForValue(t[t.length-1]),n=1===t.length?i:(i-this.getDecimalForValue(t[t.length-2]))/2);const o=t.length<3?.5:.25;s=Z(s,0,o),n=Z(n,0,o),this._offsets={start:s,end:n,factor:1/(s+1+n)}}_generate(){const t=this._adapter,e=this.min,i=this.max,s=this.options,n=s.time,o=n.unit||Bo(n.minUnit,e,i,this._getLabelCapacity(e)),a=l(s.ticks.stepSize,1),r="week"===o&&n.isoWeekday,h=W(r)||!0===r,c={};let d,u,f=e;if(h&&(f=+t.startOf(f,"isoWeek",r)),f=+t.startOf(f,h?"day":o),t.diff(i,e,o)>1e5*a)throw new Error(e+" and "+i+" are too far apart with stepSize of "+a+" "+o);const g="data"===s.ticks.source&&this.getDataTimestamps();for(d=f,u=0;d<i;d=+t.add(d,a,o),u++)No(c,d,g);return d!==i&&"ticks"!==s.bounds&&1!==u||No(c,d,g),Object.keys(c).sort(Fo).map((t=>+t))}getLabelForValue(t){const e=this._adapter,i=this.options.time;return i.tooltipFormat?e.format(t,i.tooltipFormat):e.format(t,i.displayFormats.datetime)}format(t,e){const i=this.options.time.displayFormats,s=this._unit,n=e||i[s];return this._adapter.format(t,n)}_tickFormatFunction(t,e,i,s){const n=this.options,o=n.ticks.callback;if(o)return d(o,[t,e,i],this);const a=n.time.displayFormats,r=this._unit,l=this._majorUnit,h=r&&a[r],c=l&&a[l],u=i[e],f=l&&c&&u&&u.major;return this._adapter.format(t,s||(f?c:h))}generateTickLabels(t){let e,i,s;for(e=0,i=t.length;e<i;++e)s=t[e],s.label=this._tickFormatFunction(s.value,e,t)}getDecimalForValue(t){return null===t?NaN:(t-this.min)/(this.max-this.min)}getPixelForValue(t){const e=this._offsets,i=this.getDecimalForValue(t);return this.getPixelForDecimal((e.start+i)*e.factor)}getValueForPixel(t){const e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return this.min+i*(this.max-this.min)}_getLabelSize(t){const e=this.options.ticks,i=this.ctx.measureText(t).width,s=$(this.isHorizontal()?e.maxRotation:e.minRotation),n=Math.cos(s),o=Math.sin(s),a=this._resolveTickFontOptions(0).size;return{w:i*n+a*o,h:i*o+a*n}}_getLabelCapacity(t){const e=this.options.time,i=e.displayFormats,s=i[e.unit]||i.millisecond,n=this._tickFormatFunction(t,0,Wo(this,[t],this._majorUnit),s),o=this._getLabelSize(n),a=Math.floor(this.isHorizontal()?this.width/o.w:this.height/o.h)-1;return a>0?a:1}getDataTimestamps(){let t,e,i=this._cache.data||[];if(i.length)return i;const s=this.getMatchingVisibleMetas();if(this._normalized&&s.length)return this._cache.data=s[0].controller.getAllParsedValues(this);for(t=0,e=s.length;t<e;++t)i=i.concat(s[t].controller.getAllParsedValues(this));return this._cache.data=this.normalize(i)}getLabelTimestamps(){const t=this._cache.labels||[];let e,i;if(t.length)return t;const s=this.getLabels();for(e=0,i=s.length;e<i;++e)t.push(Vo(this,s[e]));return this._cache.labels=this._normalized?t:this.normalize(t)}normalize(t){return lt(t.sort(Fo))}}function jo(t,e,i){let s,n,o,a,r=0,l=t.length-1;i?(e>=t[r].pos&&e<=t[l].pos&&({lo:r,hi:l}=it(t,"pos",e)),({pos:s,time:o}=t[r]),({pos:n,time:a}=t[l])):(e>=t[r].time&&e<=t[l].time&&({lo:r,hi:l}=it(t,"time",e)),({time:s,pos:o}=t[r]),({time:n,pos:a}=t[l]));const h=n-s;return h?o+(a-o)*(e-s)/h:o}var $o=Object.freeze({__proto__:null,CategoryScale:class extends tn{static id="category";static defaults={ticks:{callback:mo}};constructor(t){super(t),this._startValue=void 0,this._valueRange=0,this._addedLabels=[]}init(t){const e=this._addedLabels;if(e.length){const t=this.getLabels();for(const{index:i,label:s}of e)t[i]===s&&t.splice(i,1);this._addedLabels=[]}super.init(t)}parse(t,e){if(s(t))return null;const i=this.getLabels();return((t,e)=>null===t?null:Z(Math.round(t),0,e))(e=isFinite(e)&&i[e]===t?e:po(i,t,l(e,t),this._addedLabels),i.length-1)}determineDataLimits(){const{minDefined:t,maxDefined:e}=this.getUserBounds();let{min:i,max:s}=this.getMinMax(!0);"ticks"===this.options.bounds&&(t||(i=0),e||(s=this.getLabels().length-1)),this.min=i,this.max=s}buildTicks(){const t=this.min,e=this.max,i=this.options.offset,s=[];let n=this.getLabels();n=0===t&&e===n.length-1?n:n.slice(t,e+1),this._valueRange=Math.max(n.length-(i?0:1),1),this._startValue=this.min-(i?.5:0);for(let i=t;i<=e;i++)s.push({value:i});return s}getLabelForValue(t){return mo.call(this,t)}configure(){super.configure(),this.isHorizontal()||(this._reversePixels=!this._reversePixels)}getPixelForValue(t){return"number"!=typeof t&&(t=this.parse(t)),null===t?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getPixelForTick(t){const e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getValueForPixel(t){return Math.round(this._startValue+this.getDecimalForPixel(t)*this._valueRange)}getBasePixel(){return this.bottom}},LinearScale:_o,LogarithmicScale:So,RadialLinearScale:Ro,TimeScale:Ho,TimeSeriesScale:class extends Ho{static id="timeseries";static defaults=Ho.defaults;constructor(t){super(t),this._table=[],this._minPos=void 0,this._tableRange=void 0}initOffsets(){const t=this._getTimestampsForTable(),e=this._table=this.buildLookupTable(t);this._minPos=jo(e,this.min),this._tableRange=jo(e,this.max)-this._minPos,super.initOffsets(t)}buildLookupTable(t){const{min:e,max:i}=this,s=[],n=[];let o,a,r,l,h;for(o=0,a=t.length;o<a;++o)l=t[o],l>=e&&l<=i&&s.push(l);if(s.length<2)return[{time:e,pos:0},{time:i,pos:1}];for(o=0,a=s.length;o<a;++o)h=s[o+1],r=s[o-1],l=s[o],Math.round((h+r)/2)!==l&&n.push({time:l,pos:o/(a-1)});return n}_generate(){const t=this.min,e=this.max;let i=super.getDataTimestamps();return i.includes(t)&&i.length||i.splice(0,0,t),i.includes(e)&&1!==i.length||i.push(e),i.sort(((t,e)=>t-e))}_getTimestampsForTable(){let t=this._cache.all||[];if(t.length)return t;const e=this.getDataTimestamps(),i=this.getLabelTimestamps();return t=e.length&&i.length?this.normalize(e.concat(i)):e.length?e:i,t=this._cache.all=t,t}getDecimalForValue(t){return(jo(this._table,t)-this._minPos)/this._tableRange}getValueForPixel(t){const e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return jo(this._table,i*this._tableRange+this._minPos,!0)}}});const Yo=["rgb(54, 162, 235)","rgb(255, 99, 132)","rgb(255, 159, 64)","rgb(255, 205, 86)","rgb(75, 192, 192)","rgb(153, 102, 255)","rgb(201, 203, 207)"],Uo=Yo.map((t=>t.replace("rgb(","rgba(").replace(")",", 0.5)")));function Xo(t){return Yo[t%Yo.length]}function qo(t){return Uo[t%Uo.length]}function Ko(t){let e=0;return(i,s)=>{const n=t.getDatasetMeta(s).controller;n instanceof $n?e=function(t,e){return t.backgroundColor=t.data.map((()=>Xo(e++))),e}(i,e):n instanceof Yn?e=function(t,e){return t.backgroundColor=t.data.map((()=>qo(e++))),e}(i,e):n&&(e=function(t,e){return t.borderColor=Xo(e),t.backgroundColor=qo(e),++e}(i,e))}}function Go(t){let e;for(e in t)if(t[e].borderColor||t[e].backgroundColor)return!0;return!1}var Jo={id:"colors",defaults:{enabled:!0,forceOverride:!1},beforeLayout(t,e,i){if(!i.enabled)return;const{data:{datasets:s},options:n}=t.config,{elements:o}=n,a=Go(s)||(r=n)&&(r.borderColor||r.backgroundColor)||o&&Go(o)||"rgba(0,0,0,0.1)"!==ue.borderColor||"rgba(0,0,0,0.1)"!==ue.backgroundColor;var r;if(!i.forceOverride&&a)return;const l=Ko(t);s.forEach(l)}};function Zo(t){if(t._decimated){const e=t._data;delete t._decimated,delete t._data,Object.defineProperty(t,"data",{configurable:!0,enumerable:!0,writable:!0,value:e})}}function Qo(t){t.data.datasets.forEach((t=>{Zo(t)}))}var ta={id:"decimation",defaults:{algorithm:"min-max",enabled:!1},beforeElementsUpdate:(t,e,i)=>{if(!i.enabled)return void Qo(t);const n=t.width;t.data.datasets.forEach(((e,o)=>{const{_data:a,indexAxis:r}=e,l=t.getDatasetMeta(o),h=a||e.data;if("y"===Pi([r,t.options.indexAxis]))return;if(!l.controller.supportsDecimation)return;const c=t.scales[l.xAxisID];if("linear"!==c.type&&"time"!==c.type)return;if(t.options.parsing)return;let{start:d,count:u}=function(t,e){const i=e.length;let s,n=0;const{iScale:o}=t,{min:a,max:r,minDefined:l,maxDefined:h}=o.getUserBounds();return l&&(n=Z(it(e,o.axis,a).lo,0,i-1)),s=h?Z(it(e,o.axis,r).hi+1,n,i)-n:i-n,{start:n,count:s}}(l,h);if(u<=(i.threshold||4*n))return void Zo(e);let f;switch(s(a)&&(e._data=h,delete e.data,Object.defineProperty(e,"data",{configurable:!0,enumerable:!0,get:function(){return this._decimated},set:function(t){this._data=t}})),i.algorithm){case"lttb":f=function(t,e,i,s,n){const o=n.samples||s;if(o>=i)return t.slice(e,e+i);const a=[],r=(i-2)/(o-2);let l=0;const h=e+i-1;let c,d,u,f,g,p=e;for(a[l++]=t[p],c=0;c<o-2;c++){let s,n=0,o=0;const h=Math.floor((c+1)*r)+1+e,m=Math.min(Math.floor((c+2)*r)+1,i)+e,x=m-h;for(s=h;s<m;s++)n+=t[s].x,o+=t[s].y;n/=x,o/=x;const b=Math.floor(c*r)+1+e,_=Math.min(Math.floor((c+1)*r)+1,i)+e,{x:y,y:v}=t[p];for(u=f=-1,s=b;s<_;s++)f=.5*Math.abs((y-n)*(t[s].y-v)-(y-t[s].x)*(o-v)),f>u&&(u=f,d=t[s],g=s);a[l++]=d,p=g}return a[l++]=t[h],a}(h,d,u,n,i);break;case"min-max":f=function(t,e,i,n){let o,a,r,l,h,c,d,u,f,g,p=0,m=0;const x=[],b=e+i-1,_=t[e].x,y=t[b].x-_;for(o=e;o<e+i;++o){a=t[o],r=(a.x-_)/y*n,l=a.y;const e=0|r;if(e===h)l<f?(f=l,c=o):l>g&&(g=l,d=o),p=(m*p+a.x)/++m;else{const i=o-1;if(!s(c)&&!s(d)){const e=Math.min(c,d),s=Math.max(c,d);e!==u&&e!==i&&x.push({...t[e],x:p}),s!==u&&s!==i&&x.push({...t[s],x:p})}o>0&&i!==u&&x.push(t[i]),x.push(a),h=e,m=0,f=g=l,c=d=u=o}}return x}(h,d,u,n);break;default:throw new Error(`Unsupported decimation algorithm \'${i.algorithm}\'`)}e._decimated=f}))},destroy(t){Qo(t)}};function ea(t,e,i,s){if(s)return;let n=e[t],o=i[t];return"angle"===t&&(n=G(n),o=G(o)),{property:t,start:n,end:o}}function ia(t,e,i){for(;e>t;e--){const t=i[e];if(!isNaN(t.x)&&!isNaN(t.y))break}return e}function sa(t,e,i,s){return t&&e?s(t[i],e[i]):t?t[i]:e?e[i]:0}function na(t,e){let i=[],s=!1;return n(t)?(s=!0,i=t):i=function(t,e){const{x:i=null,y:s=null}=t||{},n=e.points,o=[];return e.segments.forEach((({start:t,end:e})=>{e=ia(t,e,n);const a=n[t],r=n[e];null!==s?(o.push({x:a.x,y:s}),o.push({x:r.x,y:s})):null!==i&&(o.push({x:i,y:a.y}),o.push({x:i,y:r.y}))})),o}(t,e),i.length?new oo({points:i,options:{tension:0},_loop:s,_fullLoop:s}):null}function oa(t){return t&&!1!==t.fill}function aa(t,e,i){let s=t[e].fill;const n=[e];let o;if(!i)return s;for(;!1!==s&&-1===n.indexOf(s);){if(!a(s))return s;if(o=t[s],!o)return!1;if(o.visible)return s;n.push(s),s=o.fill}return!1}function ra(t,e,i){const s=function(t){const e=t.options,i=e.fill;let s=l(i&&i.target,i);void 0===s&&(s=!!e.backgroundColor);if(!1===s||null===s)return!1;if(!0===s)return"origin";return s}(t);if(o(s))return!isNaN(s.value)&&s;let n=parseFloat(s);return a(n)&&Math.floor(n)===n?function(t,e,i,s){"-"!==t&&"+"!==t||(i=e+i);if(i===e||i<0||i>=s)return!1;return i}(s[0],e,n,i):["origin","start","end","stack","shape"].indexOf(s)>=0&&s}function la(t,e,i){const s=[];for(let n=0;n<i.length;n++){const o=i[n],{first:a,last:r,point:l}=ha(o,e,"x");if(!(!l||a&&r))if(a)s.unshift(l);else if(t.push(l),!r)break}t.push(...s)}function ha(t,e,i){const s=t.interpolate(e,i);if(!s)return{};const n=s[i],o=t.segments,a=t.points;let r=!1,l=!1;for(let t=0;t<o.length;t++){const e=o[t],s=a[e.start][i],h=a[e.end][i];if(tt(n,s,h)){r=n===s,l=n===h;break}}return{first:r,last:l,point:s}}class ca{constructor(t){this.x=t.x,this.y=t.y,this.radius=t.radius}pathSegment(t,e,i){const{x:s,y:n,radius:o}=this;return e=e||{start:0,end:O},t.arc(s,n,o,e.end,e.start,!0),!i.bounds}interpolate(t){const{x:e,y:i,radius:s}=this,n=t.angle;return{x:e+Math.cos(n)*s,y:i+Math.sin(n)*s,angle:n}}}function da(t){const{chart:e,fill:i,line:s}=t;if(a(i))return function(t,e){const i=t.getDatasetMeta(e),s=i&&t.isDatasetVisible(e);return s?i.dataset:null}(e,i);if("stack"===i)return function(t){const{scale:e,index:i,line:s}=t,n=[],o=s.segments,a=s.points,r=function(t,e){const i=[],s=t.getMatchingVisibleMetas("line");for(let t=0;t<s.length;t++){const n=s[t];if(n.index===e)break;n.hidden||i.unshift(n.dataset)}return i}(e,i);r.push(na({x:null,y:e.bottom},s));for(let t=0;t<o.length;t++){const e=o[t];for(let t=e.start;t<=e.end;t++)la(n,a[t],r)}return new oo({points:n,options:{}})}(t);if("shape"===i)return!0;const n=function(t){const e=t.scale||{};if(e.getPointPositionForValue)return function(t){const{scale:e,fill:i}=t,s=e.options,n=e.getLabels().length,a=s.reverse?e.max:e.min,r=function(t,e,i){let s;return s="start"===t?i:"end"===t?e.options.reverse?e.min:e.max:o(t)?t.value:e.getBaseValue(),s}(i,e,a),l=[];if(s.grid.circular){const t=e.getPointPositionForValue(0,a);return new ca({x:t.x,y:t.y,radius:e.getDistanceFromCenterForValue(r)})}for(let t=0;t<n;++t)l.push(e.getPointPositionForValue(t,r));return l}(t);return function(t){const{scale:e={},fill:i}=t,s=function(t,e){let i=null;return"start"===t?i=e.bottom:"end"===t?i=e.top:o(t)?i=e.getPixelForValue(t.value):e.getBasePixel&&(i=e.getBasePixel()),i}(i,e);if(a(s)){const t=e.isHorizontal();return{x:t?s:null,y:t?null:s}}return null}(t)}(t);return n instanceof ca?n:na(n,s)}function ua(t,e,i){const s=da(e),{chart:n,index:o,line:a,scale:r,axis:l}=e,h=a.options,c=h.fill,d=h.backgroundColor,{above:u=d,below:f=d}=c||{},g=n.getDatasetMeta(o),p=Wi(n,g);s&&a.points.length&&(Ie(t,function(t,e){if(!e||e.getPointPositionForValue)return t;const i=e.getPixelForValue(e.min),s=e.getPixelForValue(e.max),n=Math.min(i,s),o=Math.max(i,s);return e.isHorizontal()?{...t,left:Math.max(t.left,n),right:Math.min(t.right,o)}:{...t,top:Math.max(t.top,n),bottom:Math.min(t.bottom,o)}}(i,g.iScale)),function(t,e){const{line:i,target:s,above:n,below:o,area:a,scale:r,clip:l}=e,h=i._loop?"angle":e.axis;t.save();let c=o;o!==n&&("x"===h?(fa(t,s,a.top),pa(t,{line:i,target:s,color:n,scale:r,property:h,clip:l}),t.restore(),t.save(),fa(t,s,a.bottom)):"y"===h&&(ga(t,s,a.left),pa(t,{line:i,target:s,color:o,scale:r,property:h,clip:l}),t.restore(),t.save(),ga(t,s,a.right),c=n));pa(t,{line:i,target:s,color:c,scale:r,property:h,clip:l}),t.restore()}(t,{line:a,target:s,above:u,below:f,area:i,scale:r,axis:l,clip:p}),ze(t))}function fa(t,e,i){const{segments:s,points:n}=e;let o=!0,a=!1;t.beginPath();for(const r of s){const{start:s,end:l}=r,h=n[s],c=n[ia(s,l,n)];o?(t.moveTo(h.x,h.y),o=!1):(t.lineTo(h.x,i),t.lineTo(h.x,h.y)),a=!!e.pathSegment(t,r,{move:a}),a?t.closePath():t.lineTo(c.x,i)}t.lineTo(e.first().x,i),t.closePath(),t.clip()}function ga(t,e,i){const{segments:s,points:n}=e;let o=!0,a=!1;t.beginPath();for(const r of s){const{start:s,end:l}=r,h=n[s],c=n[ia(s,l,n)];o?(t.moveTo(h.x,h.y),o=!1):(t.lineTo(i,h.y),t.lineTo(h.x,h.y)),a=!!e.pathSegment(t,r,{move:a}),a?t.closePath():t.lineTo(i,c.y)}t.lineTo(i,e.first().y),t.closePath(),t.clip()}function pa(t,e){const{line:i,target:s,property:n,color:o,scale:a,clip:r}=e,l=function(t,e,i){const s=t.segments,n=t.points,o=e.points,a=[];for(const t of s){let{start:s,end:r}=t;r=ia(s,r,n);const l=ea(i,n[s],n[r],t.loop);if(!e.segments){a.push({source:t,target:l,start:n[s],end:n[r]});continue}const h=Ii(e,l);for(const e of h){const s=ea(i,o[e.start],o[e.end],e.loop),r=Ri(t,n,s);for(const t of r)a.push({source:t,target:e,start:{[i]:sa(l,s,"start",Math.max)},end:{[i]:sa(l,s,"end",Math.min)}})}}return a}(i,s,n);for(const{source:e,target:h,start:c,end:d}of l){const{style:{backgroundColor:l=o}={}}=e,u=!0!==s;t.save(),t.fillStyle=l,ma(t,a,r,u&&ea(n,c,d)),t.beginPath();const f=!!i.pathSegment(t,e);let g;if(u){f?t.closePath():xa(t,s,d,n);const e=!!s.pathSegment(t,h,{move:f,reverse:!0});g=f&&e,g||xa(t,s,c,n)}t.closePath(),t.fill(g?"evenodd":"nonzero"),t.restore()}}function ma(t,e,i,s){const n=e.chart.chartArea,{property:o,start:a,end:r}=s||{};if("x"===o||"y"===o){let e,s,l,h;"x"===o?(e=a,s=n.top,l=r,h=n.bottom):(e=n.left,s=a,l=n.right,h=r),t.beginPath(),i&&(e=Math.max(e,i.left),l=Math.min(l,i.right),s=Math.max(s,i.top),h=Math.min(h,i.bottom)),t.rect(e,s,l-e,h-s),t.clip()}}function xa(t,e,i,s){const n=e.interpolate(i,s);n&&t.lineTo(n.x,n.y)}var ba={id:"filler",afterDatasetsUpdate(t,e,i){const s=(t.data.datasets||[]).length,n=[];let o,a,r,l;for(a=0;a<s;++a)o=t.getDatasetMeta(a),r=o.dataset,l=null,r&&r.options&&r instanceof oo&&(l={visible:t.isDatasetVisible(a),index:a,fill:ra(r,a,s),chart:t,axis:o.controller.options.indexAxis,scale:o.vScale,line:r}),o.$filler=l,n.push(l);for(a=0;a<s;++a)l=n[a],l&&!1!==l.fill&&(l.fill=aa(n,a,i.propagate))},beforeDraw(t,e,i){const s="beforeDraw"===i.drawTime,n=t.getSortedVisibleDatasetMetas(),o=t.chartArea;for(let e=n.length-1;e>=0;--e){const i=n[e].$filler;i&&(i.line.updateControlPoints(o,i.axis),s&&i.fill&&ua(t.ctx,i,o))}},beforeDatasetsDraw(t,e,i){if("beforeDatasetsDraw"!==i.drawTime)return;const s=t.getSortedVisibleDatasetMetas();for(let e=s.length-1;e>=0;--e){const i=s[e].$filler;oa(i)&&ua(t.ctx,i,t.chartArea)}},beforeDatasetDraw(t,e,i){const s=e.meta.$filler;oa(s)&&"beforeDatasetDraw"===i.drawTime&&ua(t.ctx,s,t.chartArea)},defaults:{propagate:!0,drawTime:"beforeDatasetDraw"}};const _a=(t,e)=>{let{boxHeight:i=e,boxWidth:s=e}=t;return t.usePointStyle&&(i=Math.min(i,e),s=t.pointStyleWidth||Math.min(s,e)),{boxWidth:s,boxHeight:i,itemHeight:Math.max(e,i)}};class ya extends $s{constructor(t){super(),this._added=!1,this.legendHitBoxes=[],this._hoveredItem=null,this.doughnutMode=!1,this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this.legendItems=void 0,this.columnSizes=void 0,this.lineWidths=void 0,this.maxHeight=void 0,this.maxWidth=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.height=void 0,this.width=void 0,this._margins=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e,i){this.maxWidth=t,this.maxHeight=e,this._margins=i,this.setDimensions(),this.buildLabels(),this.fit()}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=this._margins.left,this.right=this.width):(this.height=this.maxHeight,this.top=this._margins.top,this.bottom=this.height)}buildLabels(){const t=this.options.labels||{};let e=d(t.generateLabels,[this.chart],this)||[];t.filter&&(e=e.filter((e=>t.filter(e,this.chart.data)))),t.sort&&(e=e.sort(((e,i)=>t.sort(e,i,this.chart.data)))),this.options.reverse&&e.reverse(),this.legendItems=e}fit(){const{options:t,ctx:e}=this;if(!t.display)return void(this.width=this.height=0);const i=t.labels,s=Si(i.font),n=s.size,o=this._computeTitleHeight(),{boxWidth:a,itemHeight:r}=_a(i,n);let l,h;e.font=s.string,this.isHorizontal()?(l=this.maxWidth,h=this._fitRows(o,n,a,r)+10):(h=this.maxHeight,l=this._fitCols(o,s,a,r)+10),this.width=Math.min(l,t.maxWidth||this.maxWidth),this.height=Math.min(h,t.maxHeight||this.maxHeight)}_fitRows(t,e,i,s){const{ctx:n,maxWidth:o,options:{labels:{padding:a}}}=this,r=this.legendHitBoxes=[],l=this.lineWidths=[0],h=s+a;let c=t;n.textAlign="left",n.textBaseline="middle";let d=-1,u=-h;return this.legendItems.forEach(((t,f)=>{const g=i+e/2+n.measureText(t.text).width;(0===f||l[l.length-1]+g+2*a>o)&&(c+=h,l[l.length-(f>0?0:1)]=0,u+=h,d++),r[f]={left:0,top:u,row:d,width:g,height:s},l[l.length-1]+=g+a})),c}_fitCols(t,e,i,s){const{ctx:n,maxHeight:o,options:{labels:{padding:a}}}=this,r=this.legendHitBoxes=[],l=this.columnSizes=[],h=o-t;let c=a,d=0,u=0,f=0,g=0;return this.legendItems.forEach(((t,o)=>{const{itemWidth:p,itemHeight:m}=function(t,e,i,s,n){const o=function(t,e,i,s){let n=t.text;n&&"string"!=typeof n&&(n=n.reduce(((t,e)=>t.length>e.length?t:e)));return e+i.size/2+s.measureText(n).width}(s,t,e,i),a=function(t,e,i){let s=t;"string"!=typeof e.text&&(s=va(e,i));return s}(n,s,e.lineHeight);return{itemWidth:o,itemHeight:a}}(i,e,n,t,s);o>0&&u+m+2*a>h&&(c+=d+a,l.push({width:d,height:u}),f+=d+a,g++,d=u=0),r[o]={left:f,top:u,col:g,width:p,height:m},d=Math.max(d,p),u+=m+a})),c+=d,l.push({width:d,height:u}),c}adjustHitBoxes(){if(!this.options.display)return;const t=this._computeTitleHeight(),{legendHitBoxes:e,options:{align:i,labels:{padding:s},rtl:n}}=this,o=Oi(n,this.left,this.width);if(this.isHorizontal()){let n=0,a=ft(i,this.left+s,this.right-this.lineWidths[n]);for(const r of e)n!==r.row&&(n=r.row,a=ft(i,this.left+s,this.right-this.lineWidths[n])),r.top+=this.top+t+s,r.left=o.leftForLtr(o.x(a),r.width),a+=r.width+s}else{let n=0,a=ft(i,this.top+t+s,this.bottom-this.columnSizes[n].height);for(const r of e)r.col!==n&&(n=r.col,a=ft(i,this.top+t+s,this.bottom-this.columnSizes[n].height)),r.top=a,r.left+=this.left+s,r.left=o.leftForLtr(o.x(r.left),r.width),a+=r.height+s}}isHorizontal(){return"top"===this.options.position||"bottom"===this.options.position}draw(){if(this.options.display){const t=this.ctx;Ie(t,this),this._draw(),ze(t)}}_draw(){const{options:t,columnSizes:e,lineWidths:i,ctx:s}=this,{align:n,labels:o}=t,a=ue.color,r=Oi(t.rtl,this.left,this.width),h=Si(o.font),{padding:c}=o,d=h.size,u=d/2;let f;this.drawTitle(),s.textAlign=r.textAlign("left"),s.textBaseline="middle",s.lineWidth=.5,s.font=h.string;const{boxWidth:g,boxHeight:p,itemHeight:m}=_a(o,d),x=this.isHorizontal(),b=this._computeTitleHeight();f=x?{x:ft(n,this.left+c,this.right-i[0]),y:this.top+c+b,line:0}:{x:this.left+c,y:ft(n,this.top+b+c,this.bottom-e[0].height),line:0},Ai(this.ctx,t.textDirection);const _=m+c;this.legendItems.forEach(((y,v)=>{s.strokeStyle=y.fontColor,s.fillStyle=y.fontColor;const M=s.measureText(y.text).width,w=r.textAlign(y.textAlign||(y.textAlign=o.textAlign)),k=g+u+M;let S=f.x,P=f.y;r.setWidth(this.width),x?v>0&&S+k+c>this.right&&(P=f.y+=_,f.line++,S=f.x=ft(n,this.left+c,this.right-i[f.line])):v>0&&P+_>this.bottom&&(S=f.x=S+e[f.line].width+c,f.line++,P=f.y=ft(n,this.top+b+c,this.bottom-e[f.line].height));if(function(t,e,i){if(isNaN(g)||g<=0||isNaN(p)||p<0)return;s.save();const n=l(i.lineWidth,1);if(s.fillStyle=l(i.fillStyle,a),s.lineCap=l(i.lineCap,"butt"),s.lineDashOffset=l(i.lineDashOffset,0),s.lineJoin=l(i.lineJoin,"miter"),s.lineWidth=n,s.strokeStyle=l(i.strokeStyle,a),s.setLineDash(l(i.lineDash,[])),o.usePointStyle){const a={radius:p*Math.SQRT2/2,pointStyle:i.pointStyle,rotation:i.rotation,borderWidth:n},l=r.xPlus(t,g/2);Ee(s,a,l,e+u,o.pointStyleWidth&&g)}else{const o=e+Math.max((d-p)/2,0),a=r.leftForLtr(t,g),l=wi(i.borderRadius);s.beginPath(),Object.values(l).some((t=>0!==t))?He(s,{x:a,y:o,w:g,h:p,radius:l}):s.rect(a,o,g,p),s.fill(),0!==n&&s.stroke()}s.restore()}(r.x(S),P,y),S=gt(w,S+g+u,x?S+k:this.right,t.rtl),function(t,e,i){We(s,i.text,t,e+m/2,h,{strikethrough:i.hidden,textAlign:r.textAlign(i.textAlign)})}(r.x(S),P,y),x)f.x+=k+c;else if("string"!=typeof y.text){const t=h.lineHeight;f.y+=va(y,t)+c}else f.y+=_})),Ti(this.ctx,t.textDirection)}drawTitle(){const t=this.options,e=t.title,i=Si(e.font),s=ki(e.padding);if(!e.display)return;const n=Oi(t.rtl,this.left,this.width),o=this.ctx,a=e.position,r=i.size/2,l=s.top+r;let h,c=this.left,d=this.width;if(this.isHorizontal())d=Math.max(...this.lineWidths),h=this.top+l,c=ft(t.align,c,this.right-d);else{const e=this.columnSizes.reduce(((t,e)=>Math.max(t,e.height)),0);h=l+ft(t.align,this.top,this.bottom-e-t.labels.padding-this._computeTitleHeight())}const u=ft(a,c,c+d);o.textAlign=n.textAlign(ut(a)),o.textBaseline="middle",o.strokeStyle=e.color,o.fillStyle=e.color,o.font=i.string,We(o,e.text,u,h,i)}_computeTitleHeight(){const t=this.options.title,e=Si(t.font),i=ki(t.padding);return t.display?e.lineHeight+i.height:0}_getLegendItemAt(t,e){let i,s,n;if(tt(t,this.left,this.right)&&tt(e,this.top,this.bottom))for(n=this.legendHitBoxes,i=0;i<n.length;++i)if(s=n[i],tt(t,s.left,s.left+s.width)&&tt(e,s.top,s.top+s.height))return this.legendItems[i];return null}handleEvent(t){const e=this.options;if(!function(t,e){if(("mousemove"===t||"mouseout"===t)&&(e.onHover||e.onLeave))return!0;if(e.onClick&&("click"===t||"mouseup"===t))return!0;return!1}(t.type,e))return;const i=this._getLegendItemAt(t.x,t.y);if("mousemove"===t.type||"mouseout"===t.type){const o=this._hoveredItem,a=(n=i,null!==(s=o)&&null!==n&&s.datasetIndex===n.datasetIndex&&s.index===n.index);o&&!a&&d(e.onLeave,[t,o,this],this),this._hoveredItem=i,i&&!a&&d(e.onHover,[t,i,this],this)}else i&&d(e.onClick,[t,i,this],this);var s,n}}function va(t,e){return e*(t.text?t.text.length:0)}var Ma={id:"legend",_element:ya,start(t,e,i){const s=t.legend=new ya({ctx:t.ctx,options:i,chart:t});ls.configure(t,s,i),ls.addBox(t,s)},stop(t){ls.removeBox(t,t.legend),delete t.legend},beforeUpdate(t,e,i){const s=t.legend;ls.configure(t,s,i),s.options=i},afterUpdate(t){const e=t.legend;e.buildLabels(),e.adjustHitBoxes()},afterEvent(t,e){e.replay||t.legend.handleEvent(e.event)},defaults:{display:!0,position:"top",align:"center",fullSize:!0,reverse:!1,weight:1e3,onClick(t,e,i){const s=e.datasetIndex,n=i.chart;n.isDatasetVisible(s)?(n.hide(s),e.hidden=!0):(n.show(s),e.hidden=!1)},onHover:null,onLeave:null,labels:{color:t=>t.chart.options.color,boxWidth:40,padding:10,generateLabels(t){const e=t.data.datasets,{labels:{usePointStyle:i,pointStyle:s,textAlign:n,color:o,useBorderRadius:a,borderRadius:r}}=t.legend.options;return t._getSortedDatasetMetas().map((t=>{const l=t.controller.getStyle(i?0:void 0),h=ki(l.borderWidth);return{text:e[t.index].label,fillStyle:l.backgroundColor,fontColor:o,hidden:!t.visible,lineCap:l.borderCapStyle,lineDash:l.borderDash,lineDashOffset:l.borderDashOffset,lineJoin:l.borderJoinStyle,lineWidth:(h.width+h.height)/4,strokeStyle:l.borderColor,pointStyle:s||l.pointStyle,rotation:l.rotation,textAlign:n||l.textAlign,borderRadius:a&&(r||l.borderRadius),datasetIndex:t.index}}),this)}},title:{color:t=>t.chart.options.color,display:!1,position:"center",text:""}},descriptors:{_scriptable:t=>!t.startsWith("on"),labels:{_scriptable:t=>!["generateLabels","filter","sort"].includes(t)}}};class wa extends $s{constructor(t){super(),this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this._padding=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e){const i=this.options;if(this.left=0,this.top=0,!i.display)return void(this.width=this.height=this.right=this.bottom=0);this.width=this.right=t,this.height=this.bottom=e;const s=n(i.text)?i.text.length:1;this._padding=ki(i.padding);const o=s*Si(i.font).lineHeight+this._padding.height;this.isHorizontal()?this.height=o:this.width=o}isHorizontal(){const t=this.options.position;return"top"===t||"bottom"===t}_drawArgs(t){const{top:e,left:i,bottom:s,right:n,options:o}=this,a=o.align;let r,l,h,c=0;return this.isHorizontal()?(l=ft(a,i,n),h=e+t,r=n-i):("left"===o.position?(l=i+t,h=ft(a,s,e),c=-.5*C):(l=n-t,h=ft(a,e,s),c=.5*C),r=s-e),{titleX:l,titleY:h,maxWidth:r,rotation:c}}draw(){const t=this.ctx,e=this.options;if(!e.display)return;const i=Si(e.font),s=i.lineHeight/2+this._padding.top,{titleX:n,titleY:o,maxWidth:a,rotation:r}=this._drawArgs(s);We(t,e.text,0,0,i,{color:e.color,maxWidth:a,rotation:r,textAlign:ut(e.align),textBaseline:"middle",translation:[n,o]})}}var ka={id:"title",_element:wa,start(t,e,i){!function(t,e){const i=new wa({ctx:t.ctx,options:e,chart:t});ls.configure(t,i,e),ls.addBox(t,i),t.titleBlock=i}(t,i)},stop(t){const e=t.titleBlock;ls.removeBox(t,e),delete t.titleBlock},beforeUpdate(t,e,i){const s=t.titleBlock;ls.configure(t,s,i),s.options=i},defaults:{align:"center",display:!1,font:{weight:"bold"},fullSize:!0,padding:10,position:"top",text:"",weight:2e3},defaultRoutes:{color:"color"},descriptors:{_scriptable:!0,_indexable:!1}};const Sa=new WeakMap;var Pa={id:"subtitle",start(t,e,i){const s=new wa({ctx:t.ctx,options:i,chart:t});ls.configure(t,s,i),ls.addBox(t,s),Sa.set(t,s)},stop(t){ls.removeBox(t,Sa.get(t)),Sa.delete(t)},beforeUpdate(t,e,i){const s=Sa.get(t);ls.configure(t,s,i),s.options=i},defaults:{align:"center",display:!1,font:{weight:"normal"},fullSize:!0,padding:0,position:"top",text:"",weight:1500},defaultRoutes:{color:"color"},descriptors:{_scriptable:!0,_indexable:!1}};const Da={average(t){if(!t.length)return!1;let e,i,s=new Set,n=0,o=0;for(e=0,i=t.length;e<i;++e){const i=t[e].element;if(i&&i.hasValue()){const t=i.tooltipPosition();s.add(t.x),n+=t.y,++o}}if(0===o||0===s.size)return!1;return{x:[...s].reduce(((t,e)=>t+e))/s.size,y:n/o}},nearest(t,e){if(!t.length)return!1;let i,s,n,o=e.x,a=e.y,r=Number.POSITIVE_INFINITY;for(i=0,s=t.length;i<s;++i){const s=t[i].element;if(s&&s.hasValue()){const t=q(e,s.getCenterPoint());t<r&&(r=t,n=s)}}if(n){const t=n.tooltipPosition();o=t.x,a=t.y}return{x:o,y:a}}};function Ca(t,e){return e&&(n(e)?Array.prototype.push.apply(t,e):t.push(e)),t}function Oa(t){return("string"==typeof t||t instanceof String)&&t.indexOf("\\n")>-1?t.split("\\n"):t}function Aa(t,e){const{element:i,datasetIndex:s,index:n}=e,o=t.getDatasetMeta(s).controller,{label:a,value:r}=o.getLabelAndValue(n);return{chart:t,label:a,parsed:o.getParsed(n),raw:t.data.datasets[s].data[n],formattedValue:r,dataset:o.getDataset(),dataIndex:n,datasetIndex:s,element:i}}function Ta(t,e){const i=t.chart.ctx,{body:s,footer:n,title:o}=t,{boxWidth:a,boxHeight:r}=e,l=Si(e.bodyFont),h=Si(e.titleFont),c=Si(e.footerFont),d=o.length,f=n.length,g=s.length,p=ki(e.padding);let m=p.height,x=0,b=s.reduce(((t,e)=>t+e.before.length+e.lines.length+e.after.length),0);if(b+=t.beforeBody.length+t.afterBody.length,d&&(m+=d*h.lineHeight+(d-1)*e.titleSpacing+e.titleMarginBottom),b){m+=g*(e.displayColors?Math.max(r,l.lineHeight):l.lineHeight)+(b-g)*l.lineHeight+(b-1)*e.bodySpacing}f&&(m+=e.footerMarginTop+f*c.lineHeight+(f-1)*e.footerSpacing);let _=0;const y=function(t){x=Math.max(x,i.measureText(t).width+_)};return i.save(),i.font=h.string,u(t.title,y),i.font=l.string,u(t.beforeBody.concat(t.afterBody),y),_=e.displayColors?a+2+e.boxPadding:0,u(s,(t=>{u(t.before,y),u(t.lines,y),u(t.after,y)})),_=0,i.font=c.string,u(t.footer,y),i.restore(),x+=p.width,{width:x,height:m}}function La(t,e,i,s){const{x:n,width:o}=i,{width:a,chartArea:{left:r,right:l}}=t;let h="center";return"center"===s?h=n<=(r+l)/2?"left":"right":n<=o/2?h="left":n>=a-o/2&&(h="right"),function(t,e,i,s){const{x:n,width:o}=s,a=i.caretSize+i.caretPadding;return"left"===t&&n+o+a>e.width||"right"===t&&n-o-a<0||void 0}(h,t,e,i)&&(h="center"),h}function Ea(t,e,i){const s=i.yAlign||e.yAlign||function(t,e){const{y:i,height:s}=e;return i<s/2?"top":i>t.height-s/2?"bottom":"center"}(t,i);return{xAlign:i.xAlign||e.xAlign||La(t,e,i,s),yAlign:s}}function Ra(t,e,i,s){const{caretSize:n,caretPadding:o,cornerRadius:a}=t,{xAlign:r,yAlign:l}=i,h=n+o,{topLeft:c,topRight:d,bottomLeft:u,bottomRight:f}=wi(a);let g=function(t,e){let{x:i,width:s}=t;return"right"===e?i-=s:"center"===e&&(i-=s/2),i}(e,r);const p=function(t,e,i){let{y:s,height:n}=t;return"top"===e?s+=i:s-="bottom"===e?n+i:n/2,s}(e,l,h);return"center"===l?"left"===r?g+=h:"right"===r&&(g-=h):"left"===r?g-=Math.max(c,u)+n:"right"===r&&(g+=Math.max(d,f)+n),{x:Z(g,0,s.width-e.width),y:Z(p,0,s.height-e.height)}}function Ia(t,e,i){const s=ki(i.padding);return"center"===e?t.x+t.width/2:"right"===e?t.x+t.width-s.right:t.x+s.left}function za(t){return Ca([],Oa(t))}function Fa(t,e){const i=e&&e.dataset&&e.dataset.tooltip&&e.dataset.tooltip.callbacks;return i?t.override(i):t}const Va={beforeTitle:e,title(t){if(t.length>0){const e=t[0],i=e.chart.data.labels,s=i?i.length:0;if(this&&this.options&&"dataset"===this.options.mode)return e.dataset.label||"";if(e.label)return e.label;if(s>0&&e.dataIndex<s)return i[e.dataIndex]}return""},afterTitle:e,beforeBody:e,beforeLabel:e,label(t){if(this&&this.options&&"dataset"===this.options.mode)return t.label+": "+t.formattedValue||t.formattedValue;let e=t.dataset.label||"";e&&(e+=": ");const i=t.formattedValue;return s(i)||(e+=i),e},labelColor(t){const e=t.chart.getDatasetMeta(t.datasetIndex).controller.getStyle(t.dataIndex);return{borderColor:e.borderColor,backgroundColor:e.backgroundColor,borderWidth:e.borderWidth,borderDash:e.borderDash,borderDashOffset:e.borderDashOffset,borderRadius:0}},labelTextColor(){return this.options.bodyColor},labelPointStyle(t){const e=t.chart.getDatasetMeta(t.datasetIndex).controller.getStyle(t.dataIndex);return{pointStyle:e.pointStyle,rotation:e.rotation}},afterLabel:e,afterBody:e,beforeFooter:e,footer:e,afterFooter:e};function Ba(t,e,i,s){const n=t[e].call(i,s);return void 0===n?Va[e].call(i,s):n}class Na extends $s{static positioners=Da;constructor(t){super(),this.opacity=0,this._active=[],this._eventPosition=void 0,this._size=void 0,this._cachedAnimations=void 0,this._tooltipItems=[],this.$animations=void 0,this.$context=void 0,this.chart=t.chart,this.options=t.options,this.dataPoints=void 0,this.title=void 0,this.beforeBody=void 0,this.body=void 0,this.afterBody=void 0,this.footer=void 0,this.xAlign=void 0,this.yAlign=void 0,this.x=void 0,this.y=void 0,this.height=void 0,this.width=void 0,this.caretX=void 0,this.caretY=void 0,this.labelColors=void 0,this.labelPointStyles=void 0,this.labelTextColors=void 0}initialize(t){this.options=t,this._cachedAnimations=void 0,this.$context=void 0}_resolveAnimations(){const t=this._cachedAnimations;if(t)return t;const e=this.chart,i=this.options.setContext(this.getContext()),s=i.enabled&&e.options.animation&&i.animations,n=new Ts(this.chart,s);return s._cacheable&&(this._cachedAnimations=Object.freeze(n)),n}getContext(){return this.$context||(this.$context=(t=this.chart.getContext(),e=this,i=this._tooltipItems,Ci(t,{tooltip:e,tooltipItems:i,type:"tooltip"})));var t,e,i}getTitle(t,e){const{callbacks:i}=e,s=Ba(i,"beforeTitle",this,t),n=Ba(i,"title",this,t),o=Ba(i,"afterTitle",this,t);let a=[];return a=Ca(a,Oa(s)),a=Ca(a,Oa(n)),a=Ca(a,Oa(o)),a}getBeforeBody(t,e){return za(Ba(e.callbacks,"beforeBody",this,t))}getBody(t,e){const{callbacks:i}=e,s=[];return u(t,(t=>{const e={before:[],lines:[],after:[]},n=Fa(i,t);Ca(e.before,Oa(Ba(n,"beforeLabel",this,t))),Ca(e.lines,Ba(n,"label",this,t)),Ca(e.after,Oa(Ba(n,"afterLabel",this,t))),s.push(e)})),s}getAfterBody(t,e){return za(Ba(e.callbacks,"afterBody",this,t))}getFooter(t,e){const{callbacks:i}=e,s=Ba(i,"beforeFooter",this,t),n=Ba(i,"footer",this,t),o=Ba(i,"afterFooter",this,t);let a=[];return a=Ca(a,Oa(s)),a=Ca(a,Oa(n)),a=Ca(a,Oa(o)),a}_createItems(t){const e=this._active,i=this.chart.data,s=[],n=[],o=[];let a,r,l=[];for(a=0,r=e.length;a<r;++a)l.push(Aa(this.chart,e[a]));return t.filter&&(l=l.filter(((e,s,n)=>t.filter(e,s,n,i)))),t.itemSort&&(l=l.sort(((e,s)=>t.itemSort(e,s,i)))),u(l,(e=>{const i=Fa(t.callbacks,e);s.push(Ba(i,"labelColor",this,e)),n.push(Ba(i,"labelPointStyle",this,e)),o.push(Ba(i,"labelTextColor",this,e))})),this.labelColors=s,this.labelPointStyles=n,this.labelTextColors=o,this.dataPoints=l,l}update(t,e){const i=this.options.setContext(this.getContext()),s=this._active;let n,o=[];if(s.length){const t=Da[i.position].call(this,s,this._eventPosition);o=this._createItems(i),this.title=this.getTitle(o,i),this.beforeBody=this.getBeforeBody(o,i),this.body=this.getBody(o,i),this.afterBody=this.getAfterBody(o,i),this.footer=this.getFooter(o,i);const e=this._size=Ta(this,i),a=Object.assign({},t,e),r=Ea(this.chart,i,a),l=Ra(i,a,r,this.chart);this.xAlign=r.xAlign,this.yAlign=r.yAlign,n={opacity:1,x:l.x,y:l.y,width:e.width,height:e.height,caretX:t.x,caretY:t.y}}else 0!==this.opacity&&(n={opacity:0});this._tooltipItems=o,this.$context=void 0,n&&this._resolveAnimations().update(this,n),t&&i.external&&i.external.call(this,{chart:this.chart,tooltip:this,replay:e})}drawCaret(t,e,i,s){const n=this.getCaretPosition(t,i,s);e.lineTo(n.x1,n.y1),e.lineTo(n.x2,n.y2),e.lineTo(n.x3,n.y3)}getCaretPosition(t,e,i){const{xAlign:s,yAlign:n}=this,{caretSize:o,cornerRadius:a}=i,{topLeft:r,topRight:l,bottomLeft:h,bottomRight:c}=wi(a),{x:d,y:u}=t,{width:f,height:g}=e;let p,m,x,b,_,y;return"center"===n?(_=u+g/2,"left"===s?(p=d,m=p-o,b=_+o,y=_-o):(p=d+f,m=p+o,b=_-o,y=_+o),x=p):(m="left"===s?d+Math.max(r,h)+o:"right"===s?d+f-Math.max(l,c)-o:this.caretX,"top"===n?(b=u,_=b-o,p=m-o,x=m+o):(b=u+g,_=b+o,p=m+o,x=m-o),y=b),{x1:p,x2:m,x3:x,y1:b,y2:_,y3:y}}drawTitle(t,e,i){const s=this.title,n=s.length;let o,a,r;if(n){const l=Oi(i.rtl,this.x,this.width);for(t.x=Ia(this,i.titleAlign,i),e.textAlign=l.textAlign(i.titleAlign),e.textBaseline="middle",o=Si(i.titleFont),a=i.titleSpacing,e.fillStyle=i.titleColor,e.font=o.string,r=0;r<n;++r)e.fillText(s[r],l.x(t.x),t.y+o.lineHeight/2),t.y+=o.lineHeight+a,r+1===n&&(t.y+=i.titleMarginBottom-a)}}_drawColorBox(t,e,i,s,n){const a=this.labelColors[i],r=this.labelPointStyles[i],{boxHeight:l,boxWidth:h}=n,c=Si(n.bodyFont),d=Ia(this,"left",n),u=s.x(d),f=l<c.lineHeight?(c.lineHeight-l)/2:0,g=e.y+f;if(n.usePointStyle){const e={radius:Math.min(h,l)/2,pointStyle:r.pointStyle,rotation:r.rotation,borderWidth:1},i=s.leftForLtr(u,h)+h/2,o=g+l/2;t.strokeStyle=n.multiKeyBackground,t.fillStyle=n.multiKeyBackground,Le(t,e,i,o),t.strokeStyle=a.borderColor,t.fillStyle=a.backgroundColor,Le(t,e,i,o)}else{t.lineWidth=o(a.borderWidth)?Math.max(...Object.values(a.borderWidth)):a.borderWidth||1,t.strokeStyle=a.borderColor,t.setLineDash(a.borderDash||[]),t.lineDashOffset=a.borderDashOffset||0;const e=s.leftForLtr(u,h),i=s.leftForLtr(s.xPlus(u,1),h-2),r=wi(a.borderRadius);Object.values(r).some((t=>0!==t))?(t.beginPath(),t.fillStyle=n.multiKeyBackground,He(t,{x:e,y:g,w:h,h:l,radius:r}),t.fill(),t.stroke(),t.fillStyle=a.backgroundColor,t.beginPath(),He(t,{x:i,y:g+1,w:h-2,h:l-2,radius:r}),t.fill()):(t.fillStyle=n.multiKeyBackground,t.fillRect(e,g,h,l),t.strokeRect(e,g,h,l),t.fillStyle=a.backgroundColor,t.fillRect(i,g+1,h-2,l-2))}t.fillStyle=this.labelTextColors[i]}drawBody(t,e,i){const{body:s}=this,{bodySpacing:n,bodyAlign:o,displayColors:a,boxHeight:r,boxWidth:l,boxPadding:h}=i,c=Si(i.bodyFont);let d=c.lineHeight,f=0;const g=Oi(i.rtl,this.x,this.width),p=function(i){e.fillText(i,g.x(t.x+f),t.y+d/2),t.y+=d+n},m=g.textAlign(o);let x,b,_,y,v,M,w;for(e.textAlign=o,e.textBaseline="middle",e.font=c.string,t.x=Ia(this,m,i),e.fillStyle=i.bodyColor,u(this.beforeBody,p),f=a&&"right"!==m?"center"===o?l/2+h:l+2+h:0,y=0,M=s.length;y<M;++y){for(x=s[y],b=this.labelTextColors[y],e.fillStyle=b,u(x.before,p),_=x.lines,a&&_.length&&(this._drawColorBox(e,t,y,g,i),d=Math.max(c.lineHeight,r)),v=0,w=_.length;v<w;++v)p(_[v]),d=c.lineHeight;u(x.after,p)}f=0,d=c.lineHeight,u(this.afterBody,p),t.y-=n}drawFooter(t,e,i){const s=this.footer,n=s.length;let o,a;if(n){const r=Oi(i.rtl,this.x,this.width);for(t.x=Ia(this,i.footerAlign,i),t.y+=i.footerMarginTop,e.textAlign=r.textAlign(i.footerAlign),e.textBaseline="middle",o=Si(i.footerFont),e.fillStyle=i.footerColor,e.font=o.string,a=0;a<n;++a)e.fillText(s[a],r.x(t.x),t.y+o.lineHeight/2),t.y+=o.lineHeight+i.footerSpacing}}drawBackground(t,e,i,s){const{xAlign:n,yAlign:o}=this,{x:a,y:r}=t,{width:l,height:h}=i,{topLeft:c,topRight:d,bottomLeft:u,bottomRight:f}=wi(s.cornerRadius);e.fillStyle=s.backgroundColor,e.strokeStyle=s.borderColor,e.lineWidth=s.borderWidth,e.beginPath(),e.moveTo(a+c,r),"top"===o&&this.drawCaret(t,e,i,s),e.lineTo(a+l-d,r),e.quadraticCurveTo(a+l,r,a+l,r+d),"center"===o&&"right"===n&&this.drawCaret(t,e,i,s),e.lineTo(a+l,r+h-f),e.quadraticCurveTo(a+l,r+h,a+l-f,r+h),"bottom"===o&&this.drawCaret(t,e,i,s),e.lineTo(a+u,r+h),e.quadraticCurveTo(a,r+h,a,r+h-u),"center"===o&&"left"===n&&this.drawCaret(t,e,i,s),e.lineTo(a,r+c),e.quadraticCurveTo(a,r,a+c,r),e.closePath(),e.fill(),s.borderWidth>0&&e.stroke()}_updateAnimationTarget(t){const e=this.chart,i=this.$animations,s=i&&i.x,n=i&&i.y;if(s||n){const i=Da[t.position].call(this,this._active,this._eventPosition);if(!i)return;const o=this._size=Ta(this,t),a=Object.assign({},i,this._size),r=Ea(e,t,a),l=Ra(t,a,r,e);s._to===l.x&&n._to===l.y||(this.xAlign=r.xAlign,this.yAlign=r.yAlign,this.width=o.width,this.height=o.height,this.caretX=i.x,this.caretY=i.y,this._resolveAnimations().update(this,l))}}_willRender(){return!!this.opacity}draw(t){const e=this.options.setContext(this.getContext());let i=this.opacity;if(!i)return;this._updateAnimationTarget(e);const s={width:this.width,height:this.height},n={x:this.x,y:this.y};i=Math.abs(i)<.001?0:i;const o=ki(e.padding),a=this.title.length||this.beforeBody.length||this.body.length||this.afterBody.length||this.footer.length;e.enabled&&a&&(t.save(),t.globalAlpha=i,this.drawBackground(n,t,s,e),Ai(t,e.textDirection),n.y+=o.top,this.drawTitle(n,t,e),this.drawBody(n,t,e),this.drawFooter(n,t,e),Ti(t,e.textDirection),t.restore())}getActiveElements(){return this._active||[]}setActiveElements(t,e){const i=this._active,s=t.map((({datasetIndex:t,index:e})=>{const i=this.chart.getDatasetMeta(t);if(!i)throw new Error("Cannot find a dataset at index "+t);return{datasetIndex:t,element:i.data[e],index:e}})),n=!f(i,s),o=this._positionChanged(s,e);(n||o)&&(this._active=s,this._eventPosition=e,this._ignoreReplayEvents=!0,this.update(!0))}handleEvent(t,e,i=!0){if(e&&this._ignoreReplayEvents)return!1;this._ignoreReplayEvents=!1;const s=this.options,n=this._active||[],o=this._getActiveElements(t,n,e,i),a=this._positionChanged(o,t),r=e||!f(o,n)||a;return r&&(this._active=o,(s.enabled||s.external)&&(this._eventPosition={x:t.x,y:t.y},this.update(!0,e))),r}_getActiveElements(t,e,i,s){const n=this.options;if("mouseout"===t.type)return[];if(!s)return e.filter((t=>this.chart.data.datasets[t.datasetIndex]&&void 0!==this.chart.getDatasetMeta(t.datasetIndex).controller.getParsed(t.index)));const o=this.chart.getElementsAtEventForMode(t,n.mode,n,i);return n.reverse&&o.reverse(),o}_positionChanged(t,e){const{caretX:i,caretY:s,options:n}=this,o=Da[n.position].call(this,t,e);return!1!==o&&(i!==o.x||s!==o.y)}}var Wa={id:"tooltip",_element:Na,positioners:Da,afterInit(t,e,i){i&&(t.tooltip=new Na({chart:t,options:i}))},beforeUpdate(t,e,i){t.tooltip&&t.tooltip.initialize(i)},reset(t,e,i){t.tooltip&&t.tooltip.initialize(i)},afterDraw(t){const e=t.tooltip;if(e&&e._willRender()){const i={tooltip:e};if(!1===t.notifyPlugins("beforeTooltipDraw",{...i,cancelable:!0}))return;e.draw(t.ctx),t.notifyPlugins("afterTooltipDraw",i)}},afterEvent(t,e){if(t.tooltip){const i=e.replay;t.tooltip.handleEvent(e.event,i,e.inChartArea)&&(e.changed=!0)}},defaults:{enabled:!0,external:null,position:"average",backgroundColor:"rgba(0,0,0,0.8)",titleColor:"#fff",titleFont:{weight:"bold"},titleSpacing:2,titleMarginBottom:6,titleAlign:"left",bodyColor:"#fff",bodySpacing:2,bodyFont:{},bodyAlign:"left",footerColor:"#fff",footerSpacing:2,footerMarginTop:6,footerFont:{weight:"bold"},footerAlign:"left",padding:6,caretPadding:2,caretSize:5,cornerRadius:6,boxHeight:(t,e)=>e.bodyFont.size,boxWidth:(t,e)=>e.bodyFont.size,multiKeyBackground:"#fff",displayColors:!0,boxPadding:0,borderColor:"rgba(0,0,0,0)",borderWidth:0,animation:{duration:400,easing:"easeOutQuart"},animations:{numbers:{type:"number",properties:["x","y","width","height","caretX","caretY"]},opacity:{easing:"linear",duration:200}},callbacks:Va},defaultRoutes:{bodyFont:"font",footerFont:"font",titleFont:"font"},descriptors:{_scriptable:t=>"filter"!==t&&"itemSort"!==t&&"external"!==t,_indexable:!1,callbacks:{_scriptable:!1,_indexable:!1},animation:{_fallback:!1},animations:{_fallback:"animation"}},additionalOptionScopes:["interaction"]};return Tn.register(Un,$o,go,t),Tn.helpers={...Hi},Tn._adapters=In,Tn.Animation=As,Tn.Animations=Ts,Tn.animator=bt,Tn.controllers=nn.controllers.items,Tn.DatasetController=js,Tn.Element=$s,Tn.elements=go,Tn.Interaction=Ki,Tn.layouts=ls,Tn.platforms=Ds,Tn.Scale=tn,Tn.Ticks=ae,Object.assign(Tn,Un,$o,go,t,Ds),Tn.Chart=Tn,"undefined"!=typeof window&&(window.Chart=Tn),Tn}));\n//# sourceMappingURL=chart.umd.min.js.map\n';
   try {
     const main2 = createRequire(import.meta.url).resolve("chart.js");
-    return readFileSync17(join24(dirname7(main2), "chart.umd.min.js"), "utf8");
+    return readFileSync19(join25(dirname8(main2), "chart.umd.min.js"), "utf8");
   } catch {
     return null;
   }
@@ -32777,10 +39180,10 @@ function chartJsSource() {
 function writeReports(outDir, model, opts = {}) {
   mkdirSync8(outDir, { recursive: true });
   const paths = {
-    markdown: join24(outDir, "report.md"),
-    html: join24(outDir, "report.html"),
-    csv: join24(outDir, "report.csv"),
-    json: join24(outDir, "aggregate.json")
+    markdown: join25(outDir, "report.md"),
+    html: join25(outDir, "report.html"),
+    csv: join25(outDir, "report.csv"),
+    json: join25(outDir, "aggregate.json")
   };
   const title = opts.title !== void 0 ? { title: opts.title } : {};
   const chartJs = opts.chartJs !== void 0 ? opts.chartJs : chartJsSource();
@@ -32793,16 +39196,16 @@ function writeReports(outDir, model, opts = {}) {
   return paths;
 }
 function writeText(file2, text4) {
-  mkdirSync8(dirname7(file2), { recursive: true });
+  mkdirSync8(dirname8(file2), { recursive: true });
   writeFileSync8(file2, text4);
 }
 
 // src/ab/report.ts
 function writeAbReport(outDir, input2, details = {}) {
   const markdown = renderAbComment(input2);
-  const markdownFile = join25(outDir, "ab.md");
+  const markdownFile = join26(outDir, "ab.md");
   writeText(markdownFile, markdown);
-  writeText(join25(outDir, "ab.json"), `${JSON.stringify({ rows: input2.rows, ...details }, null, 2)}
+  writeText(join26(outDir, "ab.json"), `${JSON.stringify({ rows: input2.rows, ...details }, null, 2)}
 `);
   return { input: input2, markdown, markdownFile, counts: countRows(input2.rows), annotations: regressionAnnotations(input2.rows) };
 }
@@ -32813,8 +39216,8 @@ var PROCESS_SLACK_MS = 9e4;
 var processBudgetMs = (plan2) => planBudgetMs(plan2, PROCESS_SLACK_MS);
 async function checkNode(o, units) {
   if (!o.bee || !units.some((u) => u.kind === "net")) return;
-  const { version: version3 } = await preflight(o.bee);
-  o.log(`Bee node ${o.bee.url} (version ${version3}) answers; batch ${o.bee.batchId} is usable`);
+  const { version: version4 } = await preflight(o.bee);
+  o.log(`Bee node ${o.bee.url} (version ${version4}) answers; batch ${o.bee.batchId} is usable`);
 }
 function planFor(o, spec, specHash2, runner) {
   return resolvePlan({ spec, specHash: specHash2, runner, profile: o.profile, cases: o.cases, large: o.large });
@@ -32822,25 +39225,29 @@ function planFor(o, spec, specHash2, runner) {
 
 // src/ab/run.ts
 var NO_ROUNDS = { cases: [], roundsDone: 0, elapsedMs: 0 };
-async function measurable(asked, fallbackToWall, log2) {
-  const why = measuresInstructions(asked) ? await EVIDENCES.instructions.unavailable() : null;
-  if (!why) return { measure: asked };
-  log2(`instruction counts unavailable: ${why}${fallbackToWall ? "; the verdicts are wall time only" : ""}`);
-  const rest = asked.filter((k) => k !== "instructions");
-  return { measure: fallbackToWall ? ["wall", ...rest.filter((k) => k !== "wall")] : rest, countsUnavailable: why };
+async function measurable(runner, asked, fallbackToWall, log2) {
+  const unavailable = {};
+  for (const kind of deterministicOf(asked)) {
+    const why = await deterministicEvidence(kind).unavailable(runner);
+    if (!why) continue;
+    unavailable[kind] = why;
+    log2(`${EVIDENCES[kind].label} unavailable: ${why}${fallbackToWall ? "; wall time stands in" : ""}`);
+  }
+  if (Object.keys(unavailable).length === 0) return { measure: asked };
+  const rest = asked.filter((k) => !isDeterministic(k) || !unavailable[k]);
+  return { measure: fallbackToWall ? MEASURES.filter((k) => !isDeterministic(k) || rest.includes(k)) : rest, unavailable };
 }
 async function measureAb(o) {
   const { spec, hash: hash2 } = loadSpec(o.specFile);
   const plan2 = planFor(o, spec, hash2, o.runner);
   if (o.nodes) {
-    if ((o.measure ?? DEFAULT_MEASURE).some((k) => k !== "wall"))
-      throw new Error("a node A/B measures wall time only: the client build is the same on both sides");
+    if ((o.measure ?? DEFAULT_MEASURE).some(isDeterministic)) throw new Error("a node A/B measures wall time only: the client build is the same on both sides");
     for (const side of ["base", "head"]) await checkNode({ ...o, bee: o.nodes[side] }, plan2.units);
   } else await checkNode(o, plan2.units);
   const build2 = (source2) => buildRunner({ runner: o.runner, source: source2, cacheDir: o.cacheDir, buildCommand: o.buildCommand, reuseOnly: o.prebuilt, log: o.log });
   const baseBuild = await build2(o.base);
   const builds = { base: baseBuild, head: o.nodes ? baseBuild : await build2(o.head) };
-  const { measure, countsUnavailable } = await measurable(o.measure ?? DEFAULT_MEASURE, o.fallbackToWall ?? true, o.log);
+  const { measure, unavailable } = await measurable(o.runner, o.measure ?? DEFAULT_MEASURE, o.fallbackToWall ?? true, o.log);
   const sides = { base: builds.base.command, head: builds.head.command };
   const rounds = measuresWall(measure) ? await runRounds(sides, roundsOptions(o, plan2)) : NO_ROUNDS;
   const measured = {
@@ -32851,22 +39258,22 @@ async function measureAb(o) {
       ...rounds.stoppedEarly ? { stoppedEarly: rounds.stoppedEarly } : {}
     } : null,
     deterministic: {},
-    ...countsUnavailable ? { countsUnavailable } : {},
+    ...unavailable ? { unavailable } : {},
     sides: { base: null, head: null }
-  };
-  const detOptions = {
-    runner: o.runner,
-    plan: plan2,
-    outDir: resolve7(o.outDir),
-    timeoutMs: processBudgetMs(planOf(plan2, EVIDENCES.instructions.takes)),
-    fixtures: o.fixtures,
-    env: o.env,
-    log: o.log,
-    keepRaw: o.keepRaw
   };
   const measureKind = async (kind) => {
     const ev = deterministicEvidence(kind);
-    const out = await deterministicAb(ev, sides, detOptions);
+    const out = await deterministicAb(ev, sides, {
+      runner: o.runner,
+      plan: plan2,
+      outDir: resolve7(o.outDir),
+      timeoutMs: processBudgetMs(planOf(plan2, ev.takes)),
+      fixtures: o.fixtures,
+      env: o.env,
+      log: o.log,
+      // Raw output is kept where function profiles read it, or where asked.
+      keepRaw: o.keepRaw === true || ev.profiles
+    });
     for (const p of out.problems) o.log(`${ev.label}: ${p}`);
     Object.assign(measured.deterministic, { [kind]: out });
   };
@@ -32892,11 +39299,7 @@ function roundsOptions(o, plan2) {
     log: o.log
   };
 }
-var thresholdsOf = (j) => ({
-  instructions: j.instructionThreshold ?? EVIDENCES.instructions.defaultThreshold,
-  allocations: j.allocationThreshold ?? EVIDENCES.allocations.defaultThreshold,
-  cycles: EVIDENCES.cycles.defaultThreshold
-});
+var thresholdsOf = (j) => Object.fromEntries(DETERMINISTIC.map((k) => [k, j.thresholds?.[k] ?? EVIDENCES[k].defaultThreshold]));
 function judgeAb(m, spec, j) {
   let rows = m.wall ? judgePaired(m.wall.rows, spec, { alpha: j.alpha, threshold: j.threshold }) : [];
   const thresholds = thresholdsOf(j);
@@ -32907,16 +39310,26 @@ function judgeAb(m, spec, j) {
     rows = attachStepRows(rows, out.rows, spec, { kind, judge: ev.judge(thresholds[kind]), missing: `not ${ev.verb}` });
   };
   for (const kind of deterministicOf(j.measure ?? DEFAULT_MEASURE)) attach(kind);
-  return rows;
+  return withVerdicts(rows);
+}
+function settingsOf(m, j) {
+  const thresholds = thresholdsOf(j);
+  return Object.fromEntries(
+    deterministicOf(j.measure ?? DEFAULT_MEASURE).map((k) => {
+      const out = m.deterministic[k];
+      const why = m.unavailable?.[k];
+      return [k, { counter: out?.counter ?? null, threshold: thresholds[k], ms: out?.elapsedMs ?? 0, ...why ? { unavailable: why } : {} }];
+    })
+  );
 }
 function reportAb(m, rows, hash2, j, details = {}, profiles, nodes) {
   const load = m.wall ? loadShift(m.wall.rows) : null;
-  const thresholds = thresholdsOf(j);
-  const counts = m.deterministic.instructions;
-  const allocations = m.deterministic.allocations;
-  const cycles = m.deterministic.cycles;
   const head2 = m.sides.head;
   const wallMs = m.wall?.elapsedMs ?? 0;
+  const outcomes = DETERMINISTIC.flatMap((k) => {
+    const out = m.deterministic[k];
+    return out ? [{ kind: k, out }] : [];
+  });
   const input2 = {
     title: `bee-bench: ${j.runner} ${j.baseLabel} \u2192 ${j.headLabel}`,
     marker: j.marker ?? `bee-bench:${j.runner}`,
@@ -32933,18 +39346,8 @@ function reportAb(m, rows, hash2, j, details = {}, profiles, nodes) {
       clientBase: clientText(m.sides.base, "base"),
       clientHead: clientText(head2, "head"),
       specHash: hash2,
-      wallTimeMs: wallMs + (counts?.elapsedMs ?? 0) + (allocations?.elapsedMs ?? 0) + (cycles?.elapsedMs ?? 0),
-      ...measuresInstructions(j.measure ?? DEFAULT_MEASURE) ? {
-        measure: {
-          wallMs,
-          countMs: counts?.elapsedMs ?? 0,
-          counter: counts?.counter ?? null,
-          unavailable: m.countsUnavailable,
-          threshold: thresholds.instructions
-        }
-      } : {},
-      ...allocations ? { allocations: { threshold: thresholds.allocations, counter: allocations.counter, ms: allocations.elapsedMs } } : {},
-      ...cycles ? { cycles: { threshold: thresholds.cycles, counter: cycles.counter, ms: cycles.elapsedMs } } : {},
+      wallTimeMs: wallMs + outcomes.reduce((n, { out }) => n + out.elapsedMs, 0),
+      settings: settingsOf(m, j),
       ...m.wall?.stoppedEarly ? { stoppedEarly: m.wall.stoppedEarly } : {},
       ...load ? { loadShift: load } : {},
       ...nodes ? { nodes: { base: nodeText(nodes.base), head: nodeText(nodes.head) } } : {}
@@ -32957,9 +39360,8 @@ function reportAb(m, rows, hash2, j, details = {}, profiles, nodes) {
     roundsDone: m.wall?.roundsDone ?? 0,
     stoppedEarly: m.wall?.stoppedEarly ?? null,
     elapsedMs: wallMs,
-    ...counts ? { countMs: counts.elapsedMs, countProblems: counts.problems } : {},
-    ...allocations ? { allocationMs: allocations.elapsedMs, allocationProblems: allocations.problems } : {},
-    ...cycles ? { cycleMs: cycles.elapsedMs, cycleProblems: cycles.problems } : {},
+    // Each deterministic evidence's run time and problems, by kind.
+    evidence: Object.fromEntries(outcomes.map(({ kind, out }) => [kind, { ms: out.elapsedMs, counter: out.counter, problems: out.problems }])),
     ...nodes ? { nodes: { base: nodeRecord(nodes.base), head: nodeRecord(nodes.head) } } : {},
     ...details
   });
@@ -32967,35 +39369,38 @@ function reportAb(m, rows, hash2, j, details = {}, profiles, nodes) {
 var nodeText = (n) => `Bee ${n.version} (${n.how})`;
 var nodeRecord = (n) => ({ version: n.version, url: n.url, how: n.how });
 async function abPipeline(o) {
-  const counting = measuresInstructions(o.measure ?? DEFAULT_MEASURE);
-  const { measured, rounds, builds, spec, hash: hash2, plan: plan2 } = await measureAb({ ...o, keepRaw: Boolean(o.keepRaw) || counting });
+  const { measured, rounds, builds, spec, hash: hash2, plan: plan2 } = await measureAb(o);
   const rows = judgeAb(measured, spec, o);
   const profiled = profileFlagged(measured, rows, plan2, o);
   const report2 = reportAb(measured, rows, hash2, o, profiled ? { profileMs: profiled.ms } : {}, profiled?.diffs, o.nodes);
   return { report: report2, measured, rounds, builds };
 }
 function rowsToProfile(rows, profileCases = []) {
-  const flagged = countFlagged(rows);
+  if (!PROFILED) return [];
+  const kind = PROFILED;
+  const flagged = flaggedOn(rows, kind);
   const asked = profileCases.map(globToRegExp);
-  return [...flagged, ...rows.filter((r) => r.instructions && !flagged.includes(r) && asked.some((re) => re.test(r.caseId)))];
+  return [...flagged, ...rows.filter((r) => judgedOf(r, kind) && !flagged.includes(r) && asked.some((re) => re.test(r.caseId)))];
 }
 function profileFlagged(m, rows, plan2, o) {
-  const raw = m.deterministic.instructions?.raw;
-  if (!raw) return null;
+  const out = PROFILED ? m.deterministic[PROFILED] : void 0;
+  const raw = out?.raw;
+  if (!out || !raw) return null;
   try {
-    const out = profileAb({
+    const made = profileAb({
       runner: o.runner,
       base: { dir: raw.base, plan: plan2 },
       head: { dir: raw.head, plan: plan2 },
       baseAgain: { dir: raw.baseAgain, plan: plan2 },
       rows: rowsToProfile(rows, o.profileCases),
       outDir: resolve7(o.outDir),
-      labels: { base: o.baseLabel, head: o.headLabel }
+      labels: { base: o.baseLabel, head: o.headLabel },
+      view: renderProfileHtml
     });
-    o.log(`profiles: ${out.diffs.length} flagged row(s) in ${Math.round(out.ms)} ms (counting took ${Math.round(m.deterministic.instructions.elapsedMs)} ms)`);
-    for (const p of out.problems) o.log(`profiles: ${p}`);
-    if (out.unwritten > 0) o.log(`profiles: ${out.unwritten} row(s) past the ${MAX_PROFILE_BYTES >> 20} MiB of profile files have their lists only`);
-    return { diffs: out.diffs, ms: out.ms, unwritten: out.unwritten };
+    o.log(`profiles: ${made.diffs.length} flagged row(s) in ${Math.round(made.ms)} ms (its runs took ${Math.round(out.elapsedMs)} ms)`);
+    for (const p of made.problems) o.log(`profiles: ${p}`);
+    if (made.unwritten > 0) o.log(`profiles: ${made.unwritten} row(s) past the ${MAX_PROFILE_BYTES >> 20} MiB of profile files have their lists only`);
+    return { diffs: made.diffs, ms: made.ms, unwritten: made.unwritten };
   } catch (e) {
     o.log(`profiles: not made: ${e instanceof Error ? e.message : String(e)}`);
     return null;
@@ -33006,7 +39411,7 @@ function profileFlagged(m, rows, plan2, o) {
 
 // src/shard/commands.ts
 import { appendFileSync as appendFileSync2 } from "node:fs";
-import { join as join28, resolve as resolve9 } from "node:path";
+import { join as join29, resolve as resolve9 } from "node:path";
 
 // src/report/model/aggregate.ts
 function aggregate(results, spec, opts = {}) {
@@ -33127,12 +39532,12 @@ function digestInput(sc, label, runner) {
 function pickPerRunner(results, warnings) {
   const out = /* @__PURE__ */ new Map();
   for (const r of [...results].sort((a, b) => a.started_at.localeCompare(b.started_at))) {
-    const list2 = out.get(r.runner) ?? [];
-    list2.push(r);
-    out.set(r.runner, list2);
+    const list3 = out.get(r.runner) ?? [];
+    list3.push(r);
+    out.set(r.runner, list3);
   }
-  for (const [runner, list2] of out) {
-    const versions = new Set(list2.map((r) => `${r.client.name}@${r.client.version}${r.client.commit ? `#${r.client.commit}` : ""}`));
+  for (const [runner, list3] of out) {
+    const versions = new Set(list3.map((r) => `${r.client.name}@${r.client.version}${r.client.commit ? `#${r.client.commit}` : ""}`));
     if (versions.size > 1) {
       warnings.push(
         `${RUNNER_LABEL[runner]} results come from ${versions.size} client builds (${[...versions].join(", ")}); the latest run wins where they overlap.`
@@ -33189,8 +39594,8 @@ function buildCase(sc, byLabel, runners) {
   };
 }
 function rank2(order, label) {
-  const i = order.indexOf(label);
-  return i === -1 ? order.length : i;
+  const i2 = order.indexOf(label);
+  return i2 === -1 ? order.length : i2;
 }
 function buildRow(sc, label, results, runners, basis, opLabel) {
   const cells = {};
@@ -33354,7 +39759,7 @@ function short(hash2) {
 
 // src/shard/assignment.ts
 import { createHash as createHash5 } from "node:crypto";
-import { readFileSync as readFileSync18 } from "node:fs";
+import { readFileSync as readFileSync20 } from "node:fs";
 
 // src/shard/cost.ts
 var QUICK_ITERATION_S = 0.15;
@@ -33410,7 +39815,7 @@ function piecesOf(plans, evidences, model, budgetModel = model) {
   for (const evidence of evidences) {
     for (const id of cases) {
       const units = (plan2) => plan2.units.filter((u) => u.id === id && EVIDENCES[evidence].takes(u));
-      if (evidence === "wall") {
+      if (!isDeterministic(evidence)) {
         const having = plans.filter((p) => units(p).length > 0);
         const cost = having.reduce((s, p) => s + units(p).reduce((t, u) => t + unitCostS(model, p, u, evidence), 0), 0);
         if (having.length > 0) pieces.push({ evidence, case: id, runners: having.map((p) => p.runner), cost });
@@ -33433,7 +39838,7 @@ function piecesOf(plans, evidences, model, budgetModel = model) {
   return pieces;
 }
 function balance(pieces, n) {
-  const shards = Array.from({ length: n }, (_, i) => ({ index: i + 1, pieces: [], cost: 0 }));
+  const shards = Array.from({ length: n }, (_, i2) => ({ index: i2 + 1, pieces: [], cost: 0 }));
   const order = [...pieces].sort((a, b) => b.cost - a.cost || pieceKey(a).localeCompare(pieceKey(b)));
   for (const piece of order) {
     const target = shards.reduce((best, s) => s.cost < best.cost ? s : best);
@@ -33449,7 +39854,7 @@ var pieceOf = (shard, evidence, unit, runner) => shard.pieces.find((p) => p.evid
 var ASSIGNMENT_SCHEMA_ID = "bee-bench/shards@1";
 var SelectionSchema = external_exports.strictObject({
   runners: external_exports.array(RunnerSchema).min(1),
-  profile: ProfileSchema,
+  profile: RunSizeSchema,
   cases: external_exports.array(external_exports.string()),
   large: external_exports.boolean(),
   evidences: external_exports.array(MeasureKindSchema).min(1),
@@ -33479,7 +39884,7 @@ function assign(selection, plans, model, n, budgetModel = model) {
 function loadAssignment(file2) {
   let text4;
   try {
-    text4 = readFileSync18(file2, "utf8");
+    text4 = readFileSync20(file2, "utf8");
   } catch (e) {
     throw new InputError(
       file2,
@@ -33487,9 +39892,9 @@ function loadAssignment(file2) {
       "pass the file `bee-bench plan --shards N --assignment FILE` wrote"
     );
   }
-  const parsed = AssignmentSchema.safeParse(parseJson(file2, text4));
-  if (!parsed.success) throw new InputError(file2, describeIssues(parsed.error), "write it again with bee-bench plan --shards N --assignment FILE");
-  return parsed.data;
+  const parsed2 = AssignmentSchema.safeParse(parseJson(file2, text4));
+  if (!parsed2.success) throw new InputError(file2, describeIssues(parsed2.error), "write it again with bee-bench plan --shards N --assignment FILE");
+  return parsed2.data;
 }
 function parseShardRef(text4) {
   const m = /^(\d+)\/(\d+)$/.exec(text4);
@@ -33503,13 +39908,13 @@ function matrixOf(a) {
 }
 
 // src/shard/merge.ts
-import { existsSync as existsSync14, readFileSync as readFileSync19 } from "node:fs";
-import { join as join27 } from "node:path";
+import { existsSync as existsSync15, readFileSync as readFileSync21 } from "node:fs";
+import { join as join28 } from "node:path";
 
 // src/shard/run.ts
 import { mkdirSync as mkdirSync9, writeFileSync as writeFileSync9 } from "node:fs";
 import { hostname as hostname4 } from "node:os";
-import { join as join26, resolve as resolve8 } from "node:path";
+import { join as join27, resolve as resolve8 } from "node:path";
 var SHARD_RUN_SCHEMA_ID = "bee-bench/shard-run@1";
 var ShardRunSchema = external_exports.strictObject({
   schema: external_exports.literal(SHARD_RUN_SCHEMA_ID),
@@ -33523,7 +39928,7 @@ var ShardRunSchema = external_exports.strictObject({
   problems: external_exports.array(external_exports.string())
 });
 var SHARD_FILE = "shard.json";
-var shardResultFile = (runner, evidence, iterations) => join26("results", `${runner}.${evidence}${iterations ? `.${iterations}-iterations` : ""}.json`);
+var shardResultFile = (runner, evidence, iterations) => join27("results", `${runner}.${evidence}${iterations ? `.${iterations}-iterations` : ""}.json`);
 async function runShard(o) {
   const started = performance.now();
   const shard = o.assignment.shards.find((s) => s.index === o.index);
@@ -33566,31 +39971,31 @@ async function runShard(o) {
         runner,
         plan: part,
         ...iterations ? { iterations } : {},
-        out: join26(outDir, file2),
+        out: join27(outDir, file2),
         budgetMs: processBudgetMs,
-        ...evidence === "wall" ? { bee: o.bee } : {},
+        ...isDeterministic(evidence) ? {} : { bee: o.bee },
         log: o.log
       });
       run2.problems.push(...got.problems, ...got.skipped ? [got.skipped] : []);
       if (!got.result) continue;
       run2.files.push({ runner, evidence, file: file2 });
-      if (evidence === "wall") run2.machine.host ??= got.result.host;
+      if (!isDeterministic(evidence)) run2.machine.host ??= got.result.host;
     }
   }
   run2.elapsed_s = (performance.now() - started) / 1e3;
   mkdirSync9(outDir, { recursive: true });
-  writeFileSync9(join26(outDir, SHARD_FILE), `${JSON.stringify(run2, null, 2)}
+  writeFileSync9(join27(outDir, SHARD_FILE), `${JSON.stringify(run2, null, 2)}
 `);
   return run2;
 }
 
 // src/shard/merge.ts
 function loadShard(dir) {
-  const file2 = join27(dir, SHARD_FILE);
-  if (!existsSync14(file2)) throw new InputError(file2, ["missing"], "pass the folders `bee-bench run --shard K/N --out DIR` wrote");
-  const parsed = ShardRunSchema.safeParse(parseJson(file2, readFileSync19(file2, "utf8")));
-  if (!parsed.success) throw new InputError(file2, describeIssues(parsed.error), "pass the folders `bee-bench run --shard K/N --out DIR` wrote");
-  return { dir, run: parsed.data };
+  const file2 = join28(dir, SHARD_FILE);
+  if (!existsSync15(file2)) throw new InputError(file2, ["missing"], "pass the folders `bee-bench run --shard K/N --out DIR` wrote");
+  const parsed2 = ShardRunSchema.safeParse(parseJson(file2, readFileSync21(file2, "utf8")));
+  if (!parsed2.success) throw new InputError(file2, describeIssues(parsed2.error), "pass the folders `bee-bench run --shard K/N --out DIR` wrote");
+  return { dir, run: parsed2.data };
 }
 var rowKey4 = (runner, id, label) => `${runner} ${id} ${String(label)}`;
 function mergeShards(shards, plans) {
@@ -33600,18 +40005,18 @@ function mergeShards(shards, plans) {
   const seen = /* @__PURE__ */ new Map();
   for (const s of shards) {
     if (selectionKey(s.run.assignment.selection) !== key5 || s.run.shard.total !== assignment.shards.length) {
-      throw new InputError(join27(s.dir, SHARD_FILE), ["belongs to another sharded run (selection or shard count differs)"], "merge the shards of one run only");
+      throw new InputError(join28(s.dir, SHARD_FILE), ["belongs to another sharded run (selection or shard count differs)"], "merge the shards of one run only");
     }
     const other = seen.get(s.run.shard.index);
-    if (other) throw new InputError(join27(s.dir, SHARD_FILE), [`shard ${s.run.shard.index} is also in ${other}`], "pass each shard once");
+    if (other) throw new InputError(join28(s.dir, SHARD_FILE), [`shard ${s.run.shard.index} is also in ${other}`], "pass each shard once");
     seen.set(s.run.shard.index, s.dir);
   }
-  const missingShards = assignment.shards.map((s) => s.index).filter((i) => !seen.has(i));
+  const missingShards = assignment.shards.map((s) => s.index).filter((i2) => !seen.has(i2));
   const problems = shards.flatMap((s) => s.run.problems.map((p) => `shard ${s.run.shard.index}: ${p}`));
   const delivered = new Map(MEASURES.map((k) => [k, /* @__PURE__ */ new Map()]));
   for (const s of shards) {
     for (const f of s.run.files) {
-      const result2 = loadResult(join27(s.dir, f.file));
+      const result2 = loadResult(join28(s.dir, f.file));
       for (const c of result2.cases) delivered.get(f.evidence).set(rowKey4(f.runner, c.id, c.param.label), { shard: s.run.shard.index, c, result: result2 });
     }
   }
@@ -33722,7 +40127,7 @@ function shardPlan(o) {
     );
   }
   const mine = assignment.shards.find((s) => s.index === o.index);
-  const hasNet = [...plans].some(([runner, plan2]) => plan2.units.some((u) => u.kind === "net" && pieceOf(mine, "wall", u, runner)));
+  const hasNet = [...plans].some(([runner, plan2]) => plan2.units.some((u) => u.kind === "net" && MEASURES.some((k) => pieceOf(mine, k, u, runner))));
   return { assignment, plans, hasNet };
 }
 function shardCommand(o, planned = shardPlan(o)) {
@@ -33740,7 +40145,7 @@ function mergeCommand(specFile, shardDirs, outDir) {
       "merge with the spec the shards ran (--spec)"
     );
   const merged = mergeShards(shards, plans);
-  for (const r of merged.results) writeText(join28(resolve9(outDir), "results", `${r.runner}.json`), `${JSON.stringify(r, null, 2)}
+  for (const r of merged.results) writeText(join29(resolve9(outDir), "results", `${r.runner}.json`), `${JSON.stringify(r, null, 2)}
 `);
   const reports = writeReports(outDir, aggregate(merged.results, spec, { specHash: hash2 }));
   appendFileSync2(reports.markdown, `
@@ -33749,12 +40154,12 @@ ${renderShardsMarkdown(merged)}`);
 }
 
 // src/ab/pieces.ts
-import { existsSync as existsSync15, mkdirSync as mkdirSync11, readFileSync as readFileSync20, statSync as statSync6, writeFileSync as writeFileSync11 } from "node:fs";
-import { join as join30 } from "node:path";
+import { existsSync as existsSync16, mkdirSync as mkdirSync11, readFileSync as readFileSync22, statSync as statSync7, writeFileSync as writeFileSync11 } from "node:fs";
+import { join as join31 } from "node:path";
 
-// src/shard/pr-piece-profiles.ts
+// src/ab/piece-profiles.ts
 import { copyFileSync as copyFileSync3, lstatSync as lstatSync2, mkdirSync as mkdirSync10, writeFileSync as writeFileSync10 } from "node:fs";
-import { join as join29 } from "node:path";
+import { join as join30 } from "node:path";
 var PieceProfilesSchema = external_exports.strictObject({
   /** The piece's flagged rows' differences, largest change first. */
   diffs: ProfileDiffsSchema,
@@ -33764,18 +40169,18 @@ var PieceProfilesSchema = external_exports.strictObject({
   unwritten: external_exports.number().int().nonnegative()
 });
 var key3 = (r) => `${r.caseId}\0${r.label}`;
-var FIX = "merge the folders `bee-bench ab --piece instructions:K/N` wrote, unchanged";
+var FIX = `merge the folders \`bee-bench ab --piece ${PROFILED ?? "EVIDENCE"}:K/N\` wrote, unchanged`;
 function acceptedDiffs(pieces, rows, runner) {
-  const rank3 = new Map(countFlagged(rows).map((r, i) => [key3(r), i]));
+  const rank3 = new Map((PROFILED ? flaggedOn(rows, PROFILED) : []).map((r, i2) => [key3(r), i2]));
   const from = /* @__PURE__ */ new Map();
   const got = [];
   for (const piece of pieces) {
-    if (piece.profiles && piece.evidence !== "instructions")
-      throw new InputError(piece.file, [`profiles: a ${piece.evidence} piece has none (only instruction counts leave dumps)`], FIX);
-    for (const [i, diff] of (piece.profiles?.diffs ?? []).entries()) {
-      const at = `profiles.diffs[${i}]`;
+    if (piece.profiles && piece.evidence !== PROFILED)
+      throw new InputError(piece.file, [`profiles: a ${piece.evidence} piece has none (only ${PROFILED ?? "no evidence"} pieces leave dumps)`], FIX);
+    for (const [i2, diff] of (piece.profiles?.diffs ?? []).entries()) {
+      const at2 = `profiles.diffs[${i2}]`;
       const row = `${diff.caseId} ${diff.label}`;
-      const problem = diff.runner !== runner ? `${at} is a ${diff.runner} profile in a ${runner} A/B` : !piece.cases.includes(diff.caseId) ? `${at}: row ${row} is not among the piece's cases` : !rank3.has(key3(diff)) ? `${at}: row ${row} is not flagged by the joined counts` : from.has(key3(diff)) ? `${at}: row ${row} is also profiled in ${from.get(key3(diff))}` : null;
+      const problem = diff.runner !== runner ? `${at2} is a ${diff.runner} profile in a ${runner} A/B` : !piece.cases.includes(diff.caseId) ? `${at2}: row ${row} is not among the piece's cases` : !rank3.has(key3(diff)) ? `${at2}: row ${row} is not flagged by the joined counts` : from.has(key3(diff)) ? `${at2}: row ${row} is also profiled in ${from.get(key3(diff))}` : null;
       if (problem) throw new InputError(piece.file, [problem], FIX);
       from.set(key3(diff), piece.file);
       got.push({ diff, piece });
@@ -33791,19 +40196,19 @@ var statOf = (path) => {
   }
 };
 function copyRowFiles(piece, diff, into, problems) {
-  const from = join29(piece.dir, "profiles", rowFolder(diff));
+  const from = join30(piece.dir, "profiles", rowFolder(diff));
   if (!statOf(from)?.isDirectory()) return false;
-  const to = join29(into, rowFolder(diff));
+  const to = join30(into, rowFolder(diff));
   mkdirSync10(to, { recursive: true });
   for (const name2 of ROW_FILES.filter((n) => n !== DIFF_FILES.json)) {
-    const src = join29(from, name2);
+    const src = join30(from, name2);
     const st = statOf(src);
     if (!st) continue;
     if (!st.isFile()) problems.push(`${src}: not a plain file, not carried`);
     else if (st.size > MAX_PROFILE_BYTES) problems.push(`${src}: ${st.size} bytes, more than the ${MAX_PROFILE_BYTES} a run's profiles may hold; not carried`);
-    else copyFileSync3(src, join29(to, name2));
+    else copyFileSync3(src, join30(to, name2));
   }
-  writeFileSync10(join29(to, DIFF_FILES.json), diffJson(diff));
+  writeFileSync10(join30(to, DIFF_FILES.json), diffJson(diff));
   return true;
 }
 function carryProfiles(pieces, rows, runner, outDir) {
@@ -33820,21 +40225,21 @@ function carryProfiles(pieces, rows, runner, outDir) {
 }
 
 // src/ab/pieces.ts
-var AB_PIECE_SCHEMA_ID = "bee-bench/ab-piece@1";
+var AB_PIECE_SCHEMA_ID = "bee-bench/ab-piece@2";
 var AB_PIECE_FILE = "piece.json";
 function parsePieceRef(text4) {
   const m = /^([a-z]+)(?::(\d+)\/(\d+))?$/.exec(text4.trim());
   const evidence = MeasureKindSchema.safeParse(m?.[1]);
   if (!m || !evidence.success) return null;
   const [index, total] = m[2] === void 0 ? [1, 1] : [Number(m[2]), Number(m[3])];
-  if (!(index >= 1 && index <= total) || evidence.data === "wall" && total !== 1) return null;
+  if (!(index >= 1 && index <= total) || !isDeterministic(evidence.data) && total !== 1) return null;
   return { evidence: evidence.data, index, total };
 }
 var pieceText = (p) => p.total === 1 ? p.evidence : `${p.evidence}:${p.index}/${p.total}`;
 function piecesOfSplit(measure, split) {
   return measure.flatMap((evidence) => {
-    const total = evidence === "wall" ? 1 : Math.max(1, split[evidence] ?? 1);
-    return Array.from({ length: total }, (_, i) => ({ evidence, index: i + 1, total }));
+    const total = isDeterministic(evidence) ? Math.max(1, split[evidence] ?? 1) : 1;
+    return Array.from({ length: total }, (_, i2) => ({ evidence, index: i2 + 1, total }));
   });
 }
 function pieceCases(plan2, piece, model) {
@@ -33889,13 +40294,14 @@ var outcomeSchema = (kind) => external_exports.strictObject({
 });
 var MeasuredSchema = external_exports.strictObject({
   wall: external_exports.strictObject({ rows: external_exports.array(PairedRowSchema), roundsDone: external_exports.number().int().nonnegative(), stoppedEarly: text3.optional(), elapsedMs: nonneg }).nullable(),
-  deterministic: external_exports.strictObject({ instructions: outcomeSchema("instructions").optional(), allocations: outcomeSchema("allocations").optional() }),
-  countsUnavailable: text3.optional(),
+  deterministic: external_exports.strictObject(Object.fromEntries(DETERMINISTIC.map((k) => [k, outcomeSchema(k).optional()]))),
+  /** Why a deterministic evidence asked for could not run, by kind. */
+  unavailable: external_exports.partialRecord(MeasureKindSchema, text3).optional(),
   sides: external_exports.strictObject({ base: ResultSchema.nullable(), head: ResultSchema.nullable() })
 });
 var SharedSchema = external_exports.strictObject({
   runner: RunnerSchema,
-  profile: ProfileSchema,
+  profile: RunSizeSchema,
   cases: external_exports.array(text3),
   large: external_exports.boolean(),
   spec_hash: text3,
@@ -33906,8 +40312,8 @@ var SharedSchema = external_exports.strictObject({
   head_label: text3,
   alpha: external_exports.number().positive().lt(1),
   threshold: nonneg,
-  instruction_threshold: nonneg,
-  allocation_threshold: nonneg,
+  /** Each deterministic evidence's floor, by kind. */
+  thresholds: external_exports.partialRecord(MeasureKindSchema, nonneg),
   /** The commits measured, when the pieces ran in the action (the merge job has no checkout to ask). */
   commits: external_exports.strictObject({ base: external_exports.string().regex(/^[0-9a-f]{40}$/), head: external_exports.string().regex(/^[0-9a-f]{40}$/) }).optional()
 });
@@ -33929,9 +40335,8 @@ async function runPiece(o) {
     throw new InputError("--piece", [`${pieceText(o.piece)} is not in --measure ${measure.join(",")}`], "pick a piece of an evidence measured");
   const { spec, hash: hash2 } = loadSpec(o.specFile);
   const cases = pieceCases(planFor(o, spec, hash2, o.runner), o.piece, o.model);
-  const counting = o.piece.evidence === "instructions";
-  const got = await measureAb({ ...o, measure: [o.piece.evidence], cases, fallbackToWall: false, keepRaw: Boolean(o.keepRaw) || counting });
-  const profiles = counting ? profileFlagged(got.measured, judgeAb(got.measured, got.spec, o), got.plan, o) : null;
+  const got = await measureAb({ ...o, measure: [o.piece.evidence], cases, fallbackToWall: false });
+  const profiles = o.piece.evidence === PROFILED ? profileFlagged(got.measured, judgeAb(got.measured, got.spec, o), got.plan, o) : null;
   const m = got.measured;
   const measured = {
     ...m,
@@ -33947,7 +40352,7 @@ async function runPiece(o) {
     measured: JSON.parse(JSON.stringify(measured))
   };
   mkdirSync11(o.outDir, { recursive: true });
-  writeFileSync11(join30(o.outDir, AB_PIECE_FILE), `${JSON.stringify(piece, null, 2)}
+  writeFileSync11(join31(o.outDir, AB_PIECE_FILE), `${JSON.stringify(piece, null, 2)}
 `);
   return piece;
 }
@@ -33965,21 +40370,20 @@ function sharedOf(o, hash2) {
     head_label: o.headLabel,
     alpha: o.alpha,
     threshold: o.threshold,
-    instruction_threshold: o.instructionThreshold ?? EVIDENCES.instructions.defaultThreshold,
-    allocation_threshold: o.allocationThreshold ?? EVIDENCES.allocations.defaultThreshold,
+    thresholds: thresholdsOf(o),
     ...o.commits ? { commits: o.commits } : {}
   };
 }
 var MAX_PIECE_BYTES = 64 << 20;
 function loadPiece(dir) {
-  const file2 = join30(dir, AB_PIECE_FILE);
+  const file2 = join31(dir, AB_PIECE_FILE);
   const fix = "pass the folders `bee-bench ab --piece EVIDENCE[:K/N] --out DIR` wrote";
-  if (!existsSync15(file2)) throw new InputError(file2, ["missing"], fix);
-  const size = statSync6(file2).size;
+  if (!existsSync16(file2)) throw new InputError(file2, ["missing"], fix);
+  const size = statSync7(file2).size;
   if (size > MAX_PIECE_BYTES) throw new InputError(file2, [`${size} bytes, more than the ${MAX_PIECE_BYTES} accepted`], fix);
-  const parsed = AbPieceFileSchema.safeParse(parseJson(file2, readFileSync20(file2, "utf8")));
-  if (!parsed.success) throw new InputError(file2, describeIssues(parsed.error), fix);
-  return parsed.data;
+  const parsed2 = AbPieceFileSchema.safeParse(parseJson(file2, readFileSync22(file2, "utf8")));
+  if (!parsed2.success) throw new InputError(file2, describeIssues(parsed2.error), fix);
+  return parsed2.data;
 }
 function mergePieces(dirs, o) {
   if (dirs.length === 0) throw new InputError("merge", ["no piece folders given"], "pass the folders of every piece");
@@ -33987,7 +40391,7 @@ function mergePieces(dirs, o) {
   const shared = pieces[0].piece.ab;
   const seen = /* @__PURE__ */ new Map();
   for (const { dir, piece } of pieces) {
-    const file2 = join30(dir, AB_PIECE_FILE);
+    const file2 = join31(dir, AB_PIECE_FILE);
     if (JSON.stringify(piece.ab) !== JSON.stringify(shared))
       throw new InputError(file2, ["belongs to another A/B (its ab settings differ)"], "merge the pieces of one A/B only");
     const name2 = pieceText(piece.piece);
@@ -34008,8 +40412,7 @@ function mergePieces(dirs, o) {
     alpha: shared.alpha,
     threshold: shared.threshold,
     measure: shared.measure,
-    instructionThreshold: shared.instruction_threshold,
-    allocationThreshold: shared.allocation_threshold
+    thresholds: shared.thresholds
   };
   const presentation = {
     baseLabel: shared.base_label,
@@ -34021,7 +40424,7 @@ function mergePieces(dirs, o) {
   const profiles = carryProfiles(
     pieces.map((p) => ({
       dir: p.dir,
-      file: join30(p.dir, AB_PIECE_FILE),
+      file: join31(p.dir, AB_PIECE_FILE),
       evidence: p.piece.piece.evidence,
       cases: p.piece.cases,
       ...p.piece.profiles ? { profiles: p.piece.profiles } : {}
@@ -34050,10 +40453,10 @@ function mergePieces(dirs, o) {
   return { report: report2, missing, pieces: pieces.map((p) => p.piece), profiles };
 }
 function joinPieces(pieces, plan2) {
-  const order = new Map(plan2.units.map((u, i) => [`${u.id}\0${String(u.param.label)}`, i]));
-  const at = (r) => order.get(`${r.caseId}\0${r.label}`) ?? Number.MAX_SAFE_INTEGER;
+  const order = new Map(plan2.units.map((u, i2) => [`${u.id}\0${String(u.param.label)}`, i2]));
+  const at2 = (r) => order.get(`${r.caseId}\0${r.label}`) ?? Number.MAX_SAFE_INTEGER;
   const byEvidence = (k) => pieces.filter((p) => p.piece.evidence === k).sort((a, b) => a.piece.index - b.piece.index);
-  const wall = byEvidence("wall")[0]?.measured.wall ?? null;
+  const wall = pieces.map((p) => p.measured.wall).find((w) => w !== null) ?? null;
   const deterministic = {};
   for (const kind of DETERMINISTIC) {
     const outs = byEvidence(kind).flatMap((p) => {
@@ -34065,19 +40468,19 @@ function joinPieces(pieces, plan2) {
       [kind]: {
         kind,
         counter: outs.map((x) => x.counter).find((c) => c !== null) ?? null,
-        rows: outs.flatMap((x) => x.rows).sort((a, b) => at(a) - at(b)),
+        rows: outs.flatMap((x) => x.rows).sort((a, b) => at2(a) - at2(b)),
         problems: outs.flatMap((x) => x.problems),
         elapsedMs: Math.max(...outs.map((x) => x.elapsedMs)),
         results: { base: null, head: null }
       }
     });
   }
-  const unavailable = pieces.map((p) => p.measured.countsUnavailable).find((u) => u !== void 0);
+  const unavailable = Object.assign({}, ...pieces.map((p) => p.measured.unavailable ?? {}));
   const sideSource = MEASURES.flatMap((k) => byEvidence(k)).find((p) => p.measured.sides.base || p.measured.sides.head);
   return {
     wall,
     deterministic,
-    ...unavailable ? { countsUnavailable: unavailable } : {},
+    ...Object.keys(unavailable).length > 0 ? { unavailable } : {},
     sides: sideSource?.measured.sides ?? { base: null, head: null }
   };
 }
@@ -34219,12 +40622,12 @@ function source(text4, flag) {
     throw new UsageError(`--${flag}: ${e.message}`);
   }
 }
-function envPairs(list2, flag) {
+function envPairs(list3, flag) {
   const env = {};
-  for (const kv of list2 ?? []) {
-    const at = kv.indexOf("=");
-    if (at < 1) throw new UsageError(`--${flag} ${kv}: expected KEY=VALUE`);
-    env[kv.slice(0, at)] = kv.slice(at + 1);
+  for (const kv of list3 ?? []) {
+    const at2 = kv.indexOf("=");
+    if (at2 < 1) throw new UsageError(`--${flag} ${kv}: expected KEY=VALUE`);
+    env[kv.slice(0, at2)] = kv.slice(at2 + 1);
   }
   return env;
 }
@@ -34256,7 +40659,7 @@ function common(v) {
   if (v.size !== void 0 && v.profile !== void 0)
     throw new UsageError(`--profile ${v.profile}: the former name of --size, which is given too: keep --size`);
   const flag = v.profile !== void 0 ? "profile" : "size";
-  const profile2 = ProfileSchema.safeParse(v[flag] ?? "quick");
+  const profile2 = RunSizeSchema.safeParse(v[flag] ?? "quick");
   if (!profile2.success) throw new UsageError(`--${flag} ${v[flag]}: use quick or full (the run size)`);
   if (Boolean(v["bee-url"]) !== Boolean(v["batch-id"])) throw new UsageError("--bee-url and --batch-id go together");
   const specFile = resolve10(v.spec ?? defaultSpecPath());
@@ -34302,9 +40705,9 @@ function measureOf(v) {
   return m.data;
 }
 function runnerList(v) {
-  const list2 = (v.runner ?? []).flatMap((r) => r.split(","));
-  for (const r of list2) if (!RunnerSchema.safeParse(r).success) throw new UsageError(`--runner ${r}: use js, go or rs`);
-  return list2.length ? [...new Set(list2)] : [...RUNNERS];
+  const list3 = (v.runner ?? []).flatMap((r) => r.split(","));
+  for (const r of list3) if (!RunnerSchema.safeParse(r).success) throw new UsageError(`--runner ${r}: use js, go or rs`);
+  return list3.length ? [...new Set(list3)] : [...RUNNERS];
 }
 function oneRunner(v, command) {
   const runner = RunnerSchema.safeParse(v.runner?.[0]);
@@ -34396,8 +40799,10 @@ async function ab(v) {
   const nodes = nodeSpecs(v);
   if (!nodes && (!v.base || !v.head)) throw new UsageError("ab needs --base SRC and --head SRC (or, with the node as the variable, --base-bee and --head-bee)");
   const { rounds, alpha, threshold } = verdictOptions(v);
-  const instructionThreshold = changeFloor(v, "instructions", INSTRUCTION_DEFAULTS.floor);
-  const allocationThreshold = changeFloor(v, "allocations", ALLOCATION_DEFAULTS.floor);
+  const thresholds = {
+    instructions: changeFloor(v, "instructions", INSTRUCTION_DEFAULTS.floor),
+    allocations: changeFloor(v, "allocations", ALLOCATION_DEFAULTS.floor)
+  };
   const failOn = FailOnSchema.safeParse(v["fail-on"]);
   if (!failOn.success) throw new UsageError(`--fail-on ${v["fail-on"]}: use ${MEASURES.join(", ")} or any`);
   const measure = measureOf(v);
@@ -34421,8 +40826,7 @@ async function ab(v) {
     threshold,
     runBudgetMs: AB_DEFAULTS.runBudgetMs,
     measure,
-    instructionThreshold,
-    allocationThreshold,
+    thresholds,
     prebuilt: v.prebuilt,
     keepRaw: v["keep-raw"],
     ...v["profile-case"] ? { profileCases: v["profile-case"] } : {},
@@ -34435,7 +40839,7 @@ async function ab(v) {
     const split = splitOf(v, measure, piece);
     const model = costModel({ specFile: c.specFile, runners: [runner], profile: c.profile, cases: c.cases, large: c.large ?? false, evidences: [...measure] });
     const got = await withBee(c, (c2) => runPiece({ ...c2, ...abOptions, piece, split, model }));
-    log(`piece ${pieceText(piece)}: ${got.cases.length} case(s) in ${Math.round(got.elapsed_s)} s; wrote ${join31(c.outDir, AB_PIECE_FILE)}`);
+    log(`piece ${pieceText(piece)}: ${got.cases.length} case(s) in ${Math.round(got.elapsed_s)} s; wrote ${join32(c.outDir, AB_PIECE_FILE)}`);
     return 0;
   }
   const out = nodes ? await withNodeSides(
@@ -34460,9 +40864,9 @@ var abCli = {
   usage: [
     "bee-bench ab      --runner js|go|rs --base SRC --head SRC [--rounds N] [--alpha A] [--threshold T]",
     "                  [--size quick|full] [--case GLOB]... [--out DIR] [--fail-on-regression]",
-    "                  [--base-env K=V]... [--head-env K=V]... [BEE] [--measure wall,instructions,allocations,cycles|both]",
+    `                  [--base-env K=V]... [--head-env K=V]... [BEE] [--measure ${MEASURES.join(",")}|both]`,
     "                  [--instructions-floor F] [--allocations-floor F] [--profile-case GLOB]...",
-    "                  [--fail-on wall|instructions|allocations|cycles|any] [--large] [--piece P --split N] [--prebuilt]",
+    `                  [--fail-on ${MEASURES.join("|")}|any] [--large] [--piece P --split N] [--prebuilt]`,
     "bee-bench ab      --runner js|go|rs --base-bee BEE --head-bee BEE [--base-batch-id HEX] [--head-batch-id HEX]",
     "                  [--<runner>-client SRC] [--case 'net.*']... (the other flags as above, wall time only)"
   ],
@@ -34537,11 +40941,11 @@ ${COMMON}`,
 };
 
 // src/cli/commands/bisect.ts
-import { existsSync as existsSync17, statSync as statSync7 } from "node:fs";
-import { join as join36, resolve as resolve13 } from "node:path";
+import { existsSync as existsSync18, statSync as statSync8 } from "node:fs";
+import { join as join37, resolve as resolve13 } from "node:path";
 
 // src/bisect/step-probe.ts
-import { join as join32 } from "node:path";
+import { join as join33 } from "node:path";
 var MEASURE_TEXT = { wall: "wall time, paired rounds", instructions: "instruction counts under callgrind" };
 async function bisectMeasure(requested, log2) {
   if (requested && !measuresInstructions(requested)) return "wall";
@@ -34550,14 +40954,16 @@ async function bisectMeasure(requested, log2) {
   log2(`bisect: steps measure wall time: ${found.reason}`);
   return "wall";
 }
-function figureOf(r) {
-  if (r.instructions) return { ratio: r.instructions.ratio, verdict: r.instructions.verdict };
-  return { ...r.ratio !== void 0 ? { ratio: r.ratio } : {}, ...r.ci ? { ci: r.ci } : {}, ...r.verdict ? { verdict: r.verdict } : {} };
+function figureOf2(r) {
+  const counts = r.evidence.instructions?.judged;
+  if (counts) return { ratio: counts.ratio, verdict: counts.verdict };
+  const w = wallOf(r);
+  return w ? { ratio: w.ratio, ...w.ci ? { ci: w.ci } : {}, verdict: w.verdict } : {};
 }
 function probeOf(rows, sha) {
-  const compared2 = rows.filter((r) => r.status === "ok" && figureOf(r).ratio !== void 0).map((r) => ({ r, f: figureOf(r) }));
+  const compared2 = rows.filter((r) => r.status === "ok" && figureOf2(r).ratio !== void 0).map((r) => ({ r, f: figureOf2(r) }));
   if (compared2.length === 0) {
-    const why = rows.map((r) => `${r.caseId} [${r.label}]: ${r.note ?? r.instructionsNote ?? r.status}`).join("; ") || "no rows";
+    const why = rows.map((r) => `${r.caseId} [${r.label}]: ${r.note ?? r.evidence.instructions?.note ?? r.status}`).join("; ") || "no rows";
     throw new Error(`bisect: the step at ${sha.slice(0, 12)} compared nothing (${why}); pick a case both commits can run`);
   }
   const regressed = compared2.filter((c) => c.f.verdict === "regression");
@@ -34571,7 +40977,7 @@ function probeOf(rows, sha) {
     ...compared2.length > 1 ? { note: `${pick2.r.caseId} [${pick2.r.label}], slowest of ${compared2.length} rows` } : {}
   };
 }
-var stepDir = (outDir, step2, sha) => join32(outDir, `step-${String(step2).padStart(2, "0")}-${sha.slice(0, 12)}`);
+var stepDir = (outDir, step2, sha) => join33(outDir, `step-${String(step2).padStart(2, "0")}-${sha.slice(0, 12)}`);
 function abStepComparator(o) {
   return async (good, candidate, step2) => {
     const out = await abPipeline({
@@ -34587,12 +40993,12 @@ function abStepComparator(o) {
 }
 
 // src/bisect/difference.ts
-import { cpSync as cpSync4, existsSync as existsSync16, readFileSync as readFileSync21 } from "node:fs";
-import { join as join34, relative as relative5, resolve as resolve12 } from "node:path";
+import { cpSync as cpSync4, existsSync as existsSync17, readFileSync as readFileSync23 } from "node:fs";
+import { join as join35, relative as relative6, resolve as resolve12 } from "node:path";
 
 // src/pipeline/profile.ts
 import { mkdirSync as mkdirSync12, rmSync as rmSync10 } from "node:fs";
-import { join as join33, resolve as resolve11 } from "node:path";
+import { join as join34, resolve as resolve11 } from "node:path";
 function rowPlan(o) {
   const { spec, hash: hash2 } = loadSpec(o.specFile);
   const all = resolvePlan({ spec, specHash: hash2, runner: o.runner, profile: o.profile, cases: [o.caseId] });
@@ -34607,15 +41013,15 @@ function rowPlan(o) {
 async function profileSide(o, built, name2, plan2, row) {
   const found = await findCounter();
   if (!found.counter) throw new Error(`profiles need valgrind: ${found.reason}`);
-  const dir = join33(o.outDir, "counts");
+  const dir = join34(o.outDir, "counts");
   mkdirSync12(dir, { recursive: true });
-  const dumps = join33(dir, `dumps-${name2}`);
+  const dumps = join34(dir, `dumps-${name2}`);
   try {
     const run2 = await countRunner(built.command, {
       runner: o.runner,
       plan: plan2,
       counter: found.counter,
-      out: join33(dir, `${name2}.json`),
+      out: join34(dir, `${name2}.json`),
       timeoutMs: processBudgetMs(plan2),
       keepDumps: dumps,
       onLine: (l) => o.log(`[${name2}] ${l}`)
@@ -34650,8 +41056,8 @@ async function profileCommand(o) {
   const runs = asked.map((s) => ({ name: s, built: built[s] }));
   if (built.base && built.head) runs.push({ name: "baseAgain", built: built.base });
   const got = await Promise.all(runs.map((r) => profileSide({ ...o, outDir }, r.built, r.name, planOf(plan2, isCounted), row)));
-  const sides = Object.fromEntries(runs.map((r, i) => [r.name, got[i]]));
-  const { dir, diff } = writeRowProfiles(outDir, row, sides, o.labels);
+  const sides = Object.fromEntries(runs.map((r, i2) => [r.name, got[i2]]));
+  const { dir, diff } = writeRowProfiles(outDir, row, sides, o.labels, renderProfileHtml);
   const markdown = diff ? (renderProfileSection([diff], Number.MAX_SAFE_INTEGER) ?? "").replace("<details>", "<details open>") : asked.map((s) => sideText(sides[s], row, o.labels[s])).join("\n\n");
   return { markdown: `${markdown}
 `, dir, diff };
@@ -34665,14 +41071,14 @@ function abStepDifference(o) {
     const started = performance.now();
     const took = () => ({ elapsedMs: performance.now() - started });
     const outDir = resolve12(o.outDir);
-    const target = join34(outDir, "profiles", rowFolder(row));
+    const target = join35(outDir, "profiles", rowFolder(row));
     const known = { row, parent: parent.commit, first: first2.commit };
-    const fromStep = join34(stepDir(outDir, step2.number, first2.commit.sha), "profiles", rowFolder(row));
+    const fromStep = join35(stepDir(outDir, step2.number, first2.commit.sha), "profiles", rowFolder(row));
     try {
-      if (parent.commit.sha === step2.against.sha && existsSync16(join34(fromStep, "diff.json"))) {
-        const diff = ProfileDiffSchema.parse(JSON.parse(readFileSync21(join34(fromStep, "diff.json"), "utf8")));
+      if (parent.commit.sha === step2.against.sha && existsSync17(join35(fromStep, "diff.json"))) {
+        const diff = ProfileDiffSchema.parse(JSON.parse(readFileSync23(join35(fromStep, "diff.json"), "utf8")));
         cpSync4(fromStep, target, { recursive: true });
-        return { ...known, from: "step", diff, files: relative5(outDir, target), ...took() };
+        return { ...known, from: "step", diff, files: relative6(outDir, target), ...took() };
       }
       const short2 = (c) => c.sha.slice(0, 12);
       o.log(`bisect: profiling ${row.caseId} [${row.label}] on ${short2(first2.commit)} against its parent ${short2(parent.commit)}: one counted run per side`);
@@ -34689,7 +41095,7 @@ function abStepDifference(o) {
         ...o.buildCommand ? { buildCommand: o.buildCommand } : {},
         log: o.log
       });
-      return { ...known, from: "counted", diff: out.diff, files: relative5(outDir, out.dir), ...took() };
+      return { ...known, from: "counted", diff: out.diff, files: relative6(outDir, out.dir), ...took() };
     } catch (e) {
       return { ...known, from: "counted", diff: null, files: null, problem: e instanceof Error ? e.message.slice(0, 500) : String(e), ...took() };
     }
@@ -34698,10 +41104,10 @@ function abStepDifference(o) {
 
 // src/bisect/report.ts
 var VERDICT = { regression: "\u{1F534} regression", improvement: "\u{1F7E2} improvement", "~": "\u26AA within threshold" };
-function renderBisectMarkdown(b, i) {
+function renderBisectMarkdown(b, i2) {
   const short2 = (sha) => sha.slice(0, 12);
-  const change = i.measure === "wall time" ? formatTimeChange : formatAmountChange;
-  const answer = b.first ? `**First commit whose change exceeds ${formatPercent(i.threshold)}: ${mdCode(short2(b.first.sha))}** ${mdText(b.first.subject)}` : `**No change found**: none of the ${b.range.length} commit(s) after ${mdCode(short2(b.good.sha))} exceeds ${formatPercent(i.threshold)} (${b.steps.length} step(s) measured).`;
+  const change = i2.measure === "wall time" ? formatTimeChange : formatAmountChange;
+  const answer = b.first ? `**First commit whose change exceeds ${formatPercent(i2.threshold)}: ${mdCode(short2(b.first.sha))}** ${mdText(b.first.subject)}` : `**No change found**: none of the ${b.range.length} commit(s) after ${mdCode(short2(b.good.sha))} exceeds ${formatPercent(i2.threshold)} (${b.steps.length} step(s) measured).`;
   const table4 = mdTable(
     ["step", "commit", "position", "change", "95% interval", "verdict", "time", "subject"],
     b.steps.map((s, n) => [
@@ -34717,8 +41123,8 @@ function renderBisectMarkdown(b, i) {
     ["right", "left", "right", "right", "right", "left", "right", "left"]
   );
   return mdBlocks([
-    `## bee-bench bisect: ${mdText(i.runner)} ${i.cases.map(mdCode).join(", ")}`,
-    `Good ${mdCode(short2(b.good.sha))} \u2192 bad ${mdCode(short2(b.bad.sha))}: ${b.range.length} first-parent commit(s); each step is an A/B against the good commit (${mdText(i.measure)}).`,
+    `## bee-bench bisect: ${mdText(i2.runner)} ${i2.cases.map(mdCode).join(", ")}`,
+    `Good ${mdCode(short2(b.good.sha))} \u2192 bad ${mdCode(short2(b.bad.sha))}: ${b.range.length} first-parent commit(s); each step is an A/B against the good commit (${mdText(i2.measure)}).`,
     answer,
     table4,
     `Total time: ${formatDuration(b.elapsedMs * 1e6)} for ${b.steps.length} step(s).`,
@@ -34741,7 +41147,7 @@ function differenceText(d) {
 // src/bisect/run.ts
 import { mkdtempSync as mkdtempSync6, rmSync as rmSync11 } from "node:fs";
 import { tmpdir as tmpdir5 } from "node:os";
-import { join as join35 } from "node:path";
+import { join as join36 } from "node:path";
 
 // src/bisect/search.ts
 async function firstExceeding(commits, probe2) {
@@ -34773,9 +41179,9 @@ var commitOf = (line) => {
   const [sha, ...subject] = line.split("	");
   return { sha, subject: subject.join("	") };
 };
-async function resolveCommit(git2, ref, flag) {
-  const r = await git2(["log", "-1", "--format=%H%x09%s", "--end-of-options", `${ref}^{commit}`], { allowFail: true });
-  if (!r.ok) throw new Error(`${flag} ${ref}: not a commit in ${git2.cwd} (${r.stderr.trim().split("\n").at(-1) ?? ""})`);
+async function resolveCommit(git2, ref2, flag) {
+  const r = await git2(["log", "-1", "--format=%H%x09%s", "--end-of-options", `${ref2}^{commit}`], { allowFail: true });
+  if (!r.ok) throw new Error(`${flag} ${ref2}: not a commit in ${git2.cwd} (${r.stderr.trim().split("\n").at(-1) ?? ""})`);
   return commitOf(r.stdout.trim());
 }
 async function firstParentRange(repo, good, bad2) {
@@ -34794,12 +41200,12 @@ async function bisect(o) {
   const started = performance.now();
   const { good, bad: bad2, commits } = await firstParentRange(o.repo, o.good, o.bad);
   o.log(`bisect: ${commits.length} first-parent commit(s) after ${good.sha.slice(0, 12)} up to ${bad2.sha.slice(0, 12)}`);
-  const workDir = o.workDir ?? mkdtempSync6(join35(tmpdir5(), "bee-bench-bisect-"));
+  const workDir = o.workDir ?? mkdtempSync6(join36(tmpdir5(), "bee-bench-bisect-"));
   const git2 = gitIn(o.repo);
   const made = [];
   const removeWorktree = (dir) => git2(["worktree", "remove", "--force", dir], { allowFail: true });
   const checkout = async (c) => {
-    const dir = join35(workDir, c.sha.slice(0, 16));
+    const dir = join36(workDir, c.sha.slice(0, 16));
     await removeWorktree(dir);
     await git2(["worktree", "prune"]);
     await git2(["worktree", "add", "--detach", dir, c.sha]);
@@ -34810,8 +41216,8 @@ async function bisect(o) {
   try {
     const goodCheckout = await checkout(good);
     const explainFirst = async (first2, steps) => {
-      const at = commits.indexOf(first2);
-      const parent = at > 0 ? commits[at - 1] : good;
+      const at2 = commits.indexOf(first2);
+      const parent = at2 > 0 ? commits[at2 - 1] : good;
       const number4 = steps.findIndex((s) => s.commit === first2) + 1;
       try {
         const parentCheckout = parent === good ? goodCheckout : await checkout(parent);
@@ -34850,13 +41256,13 @@ async function bisect2(v) {
   if (!v.good || !v.bad) throw new UsageError("bisect needs --good REF (a commit without the slowdown) and --bad REF (one with it)");
   if (c.cases.length === 0) throw new UsageError("bisect needs --case ID (the case that got slower)");
   const repo = resolve13(v.path);
-  if (!existsSync17(repo) || !statSync7(repo).isDirectory()) throw new UsageError(`--path ${v.path}: not a folder (the client checkout whose history to walk)`);
+  if (!existsSync18(repo) || !statSync8(repo).isDirectory()) throw new UsageError(`--path ${v.path}: not a folder (the client checkout whose history to walk)`);
   const verdict = verdictOptions(v);
   const measure = await bisectMeasure(v.measure === void 0 ? void 0 : measureOf(v), log);
   const steps = { ...c, ...verdict, runner, buildCommand: v["build-command"], runBudgetMs: AB_DEFAULTS.runBudgetMs, measure: [measure] };
   const outcome = await bisect({ repo, good: v.good, bad: v.bad, log, compare: abStepComparator(steps), explain: abStepDifference(steps) });
   const md = renderBisectMarkdown(outcome, { runner, cases: c.cases, threshold: verdict.threshold, measure: MEASURE_TEXT[measure] });
-  writeText(join36(c.outDir, "bisect.md"), md);
+  writeText(join37(c.outDir, "bisect.md"), md);
   process.stdout.write(md);
   return 0;
 }
@@ -34931,15 +41337,15 @@ function compareModels(oldModel, newModel, opts = {}) {
     rows.push(compareRow(o, n, runners, flag, ratios));
   }
   const keyOf2 = (r) => ({ caseId: r.caseId, label: r.label });
-  const version3 = (m, r) => m.runners.find((x) => x.runner === r)?.client.version;
+  const version4 = (m, r) => m.runners.find((x) => x.runner === r)?.client.version;
   return {
     flag,
     runners,
     summary: runners.map((r) => {
       const xs = ratios.get(r);
       const s = { runner: r, rows: xs.length, geomean: xs.length > 0 ? geomean(xs) : null };
-      const ov = version3(oldModel, r);
-      const nv = version3(newModel, r);
+      const ov = version4(oldModel, r);
+      const nv = version4(newModel, r);
       if (ov) s.oldVersion = ov;
       if (nv) s.newVersion = nv;
       return s;
@@ -35020,16 +41426,16 @@ ${mdTable(
 }
 
 // src/cli/results.ts
-import { existsSync as existsSync18, readdirSync as readdirSync9, statSync as statSync8 } from "node:fs";
-import { join as join37, resolve as resolve14 } from "node:path";
+import { existsSync as existsSync19, readdirSync as readdirSync9, statSync as statSync9 } from "node:fs";
+import { join as join38, resolve as resolve14 } from "node:path";
 function resultFiles(paths) {
   const files = [];
   const walk2 = (p) => {
-    if (statSync8(p).isDirectory()) for (const e of readdirSync9(p).sort()) walk2(join37(p, e));
+    if (statSync9(p).isDirectory()) for (const e of readdirSync9(p).sort()) walk2(join38(p, e));
     else if (p.endsWith(".json") && !/(aggregate|ab)\.json$/.test(p)) files.push(p);
   };
   for (const p of paths) {
-    if (!existsSync18(p)) throw new UsageError(`${p}: no such file or folder`);
+    if (!existsSync19(p)) throw new UsageError(`${p}: no such file or folder`);
     walk2(resolve14(p));
   }
   return files;
@@ -35273,8 +41679,8 @@ var OpsRunner = class {
 };
 
 // src/experiment/journal.ts
-import { appendFileSync as appendFileSync3, closeSync as closeSync3, createReadStream, existsSync as existsSync19, fstatSync, fsyncSync, openSync as openSync3, readSync as readSync2, ftruncateSync, writeSync } from "node:fs";
-import { join as join38 } from "node:path";
+import { appendFileSync as appendFileSync3, closeSync as closeSync3, createReadStream, existsSync as existsSync20, fstatSync, fsyncSync, openSync as openSync3, readSync as readSync2, ftruncateSync, writeSync } from "node:fs";
+import { join as join39 } from "node:path";
 import { createInterface as createInterface3 } from "node:readline";
 
 // src/experiment/schema.ts
@@ -35318,11 +41724,11 @@ var DesignSchema = external_exports.object({
   order: external_exports.enum(["blocked", "sequential"]).default("blocked")
 }).superRefine((d, ctx) => {
   const seen = /* @__PURE__ */ new Set();
-  d.nodes.forEach((n, i) => {
+  d.nodes.forEach((n, i2) => {
     if (seen.has(n.label))
       ctx.addIssue({
         code: "custom",
-        path: ["nodes", i, "label"],
+        path: ["nodes", i2, "label"],
         message: `node label "${n.label}" is used twice: give each node its own label`
       });
     seen.add(n.label);
@@ -35407,7 +41813,7 @@ var JournalRowSchema = external_exports.discriminatedUnion("type", [
 ]);
 
 // src/experiment/journal.ts
-var journalPath = (dir) => join38(dir, JOURNAL_FILE);
+var journalPath = (dir) => join39(dir, JOURNAL_FILE);
 var emptyState = () => ({
   uploads: /* @__PURE__ */ new Map(),
   synced: /* @__PURE__ */ new Map(),
@@ -35462,7 +41868,7 @@ function endsComplete(file2) {
 }
 async function readJournal(dir, onRow) {
   const file2 = journalPath(dir);
-  if (!existsSync19(file2)) throw new InputError(file2, ["no journal here"], `start a run with \`bee-bench experiment run --out ${dir}\``);
+  if (!existsSync20(file2)) throw new InputError(file2, ["no journal here"], `start a run with \`bee-bench experiment run --out ${dir}\``);
   const { size, complete } = endsComplete(file2);
   let completeBytes = size;
   let torn;
@@ -35523,14 +41929,14 @@ var JournalWriter = class _JournalWriter {
   static async open(dir) {
     const file2 = journalPath(dir);
     const state = emptyState();
-    if (!existsSync19(file2)) {
+    if (!existsSync20(file2)) {
       const fd2 = openSync3(file2, "a");
       return new _JournalWriter(fd2, file2, state);
     }
     const { torn, completeBytes } = await readJournal(dir, (row) => foldRow(state, row));
     const fd = openSync3(file2, "r+");
     if (torn !== void 0) {
-      appendFileSync3(join38(dir, "journal.torn"), `${torn}
+      appendFileSync3(join39(dir, "journal.torn"), `${torn}
 `);
       ftruncateSync(fd, completeBytes);
       fsyncSync(fd);
@@ -35798,11 +42204,11 @@ async function downloadPhase(s) {
 
 // src/experiment/session.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
-import { mkdirSync as mkdirSync13, readFileSync as readFileSync23 } from "node:fs";
-import { join as join39 } from "node:path";
+import { mkdirSync as mkdirSync13, readFileSync as readFileSync25 } from "node:fs";
+import { join as join40 } from "node:path";
 
 // src/experiment/design.ts
-import { readFileSync as readFileSync22 } from "node:fs";
+import { readFileSync as readFileSync24 } from "node:fs";
 var cellKey = (c) => `${c.size}-L${c.level}-${c.strategy}`;
 var unitKey = (c, node2, rep) => `${cellKey(c)}@${node2}#${rep}`;
 function cellsOf(d) {
@@ -35828,7 +42234,7 @@ function parseNode(text4) {
   if (!m) throw new InputError(`node "${text4}"`, ["not LABEL=RELEASE@URL[#BATCH_ID]"], "write it like a=2.7.0@http://127.0.0.1:1633");
   return { label: m[1], release: m[2], url: m[3], ...m[4] ? { batch_id: m[4].toLowerCase() } : {} };
 }
-var list = (text4) => text4.split(",").map((s) => s.trim()).filter((s) => s !== "");
+var list2 = (text4) => text4.split(",").map((s) => s.trim()).filter((s) => s !== "");
 var DESIGN_DEFAULTS = {
   sizes: "1KB,10KB,100KB",
   levels: "0,2,4",
@@ -35849,9 +42255,9 @@ var numberWord = (text4, field) => {
 function designFromWords(w) {
   const input2 = {
     schema: DESIGN_SCHEMA,
-    sizes: list(w.sizes ?? DESIGN_DEFAULTS.sizes).map(parseSize),
-    levels: list(w.levels ?? DESIGN_DEFAULTS.levels).map((l) => numberWord(l, "level")),
-    strategies: list(w.strategies ?? DESIGN_DEFAULTS.strategies).map((s) => s.toUpperCase()),
+    sizes: list2(w.sizes ?? DESIGN_DEFAULTS.sizes).map(parseSize),
+    levels: list2(w.levels ?? DESIGN_DEFAULTS.levels).map((l) => numberWord(l, "level")),
+    strategies: list2(w.strategies ?? DESIGN_DEFAULTS.strategies).map((s) => s.toUpperCase()),
     ...w.fallback !== void 0 ? { fallback: w.fallback } : {},
     nodes: (w.nodes ?? []).map(parseNode),
     replicates: numberWord(w.replicates, "replicates") ?? DESIGN_DEFAULTS.replicates,
@@ -35878,7 +42284,7 @@ function checkDesign(input2, where) {
 function loadDesign(file2) {
   let text4;
   try {
-    text4 = readFileSync22(file2, "utf8");
+    text4 = readFileSync24(file2, "utf8");
   } catch (e) {
     throw new InputError(`design ${file2}`, [`cannot read it: ${e.message}`]);
   }
@@ -35940,7 +42346,7 @@ async function readyNodes(d, log2, healthTimeoutMs = 3e4) {
   const out = [];
   for (const n of d.nodes) {
     const url2 = n.url.replace(/\/+$/, "");
-    const version3 = await waitForHealth(url2, { timeoutMs: healthTimeoutMs }).catch((e) => {
+    const version4 = await waitForHealth(url2, { timeoutMs: healthTimeoutMs }).catch((e) => {
       throw new Error(`node ${n.label} (${url2}): ${e.message}`);
     });
     const dev = await isDevNode(url2);
@@ -35957,7 +42363,7 @@ async function readyNodes(d, log2, healthTimeoutMs = 3e4) {
         `node ${n.label} (${url2}) is not a dev node and has no batch_id: buy a postage batch on it (POST /stamps) and give its id (LABEL=RELEASE@URL#BATCH_ID or batch_id in the design)`
       );
     }
-    out.push({ ...n, url: url2, batch_id: batch, version: version3, dev });
+    out.push({ ...n, url: url2, batch_id: batch, version: version4, dev });
   }
   return out;
 }
@@ -35968,28 +42374,28 @@ function seededInts(seedHex, label) {
   const seed = Buffer.from(seedHex, "hex");
   let counter = 0n;
   let block = Buffer.alloc(0);
-  let at = 0;
+  let at2 = 0;
   return () => {
-    if (at >= block.length) {
+    if (at2 >= block.length) {
       const c = Buffer.alloc(8);
       c.writeBigUInt64BE(counter++);
       block = createHash7("sha256").update(seed).update(label, "utf8").update(c).digest();
-      at = 0;
+      at2 = 0;
     }
-    const v = block.readUInt32BE(at);
-    at += 4;
+    const v = block.readUInt32BE(at2);
+    at2 += 4;
     return v;
   };
 }
 function shuffle(items, next) {
   const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const n = i + 1;
+  for (let i2 = out.length - 1; i2 > 0; i2--) {
+    const n = i2 + 1;
     const limit = Math.floor(2 ** 32 / n) * n;
     let r = next();
     while (r >= limit) r = next();
     const j = r % n;
-    [out[i], out[j]] = [out[j], out[i]];
+    [out[i2], out[j]] = [out[j], out[i2]];
   }
   return out;
 }
@@ -36010,7 +42416,7 @@ function runOrder(d, seedHex) {
 // src/experiment/session.ts
 function beeBenchVersion() {
   try {
-    return JSON.parse(readFileSync23(join39(packageRoot(), "package.json"), "utf8")).version;
+    return JSON.parse(readFileSync25(join40(packageRoot(), "package.json"), "utf8")).version;
   } catch {
     return "unknown";
   }
@@ -36148,7 +42554,7 @@ async function runExperiment(o) {
 
 // src/experiment/report/index.ts
 import { mkdirSync as mkdirSync14, writeFileSync as writeFileSync12 } from "node:fs";
-import { join as join40 } from "node:path";
+import { join as join41 } from "node:path";
 
 // src/experiment/analysis/names.ts
 var LEVEL_NAMES = ["NONE", "MEDIUM", "STRONG", "INSANE", "PARANOID"];
@@ -36217,9 +42623,9 @@ function armsOf(journals) {
   }
   const releaseOf = (j) => [...new Set(j.run.design.nodes.map((n) => n.release))].join("+");
   const labels = journals.map(releaseOf);
-  const arms = journals.map((j, i) => ({
-    label: labels.filter((l) => l === labels[i]).length > 1 ? `${labels[i]} (run ${j.run.run_id})` : labels[i],
-    release: labels[i],
+  const arms = journals.map((j, i2) => ({
+    label: labels.filter((l) => l === labels[i2]).length > 1 ? `${labels[i2]} (run ${j.run.run_id})` : labels[i2],
+    release: labels[i2],
     runId: j.run.run_id,
     nodes: j.run.design.nodes.map((n) => n.label),
     client: client(j),
@@ -36317,9 +42723,9 @@ function analyse(journals, opts = {}) {
       replicatesNeeded: need
     };
   };
-  for (let i = 1; i < arms.length; i++) {
+  for (let i2 = 1; i2 < arms.length; i2++) {
     const A = arms[0];
-    const B = arms[i];
+    const B = arms[i2];
     const servers = Math.min(A.nodes.length, B.nodes.length);
     for (const kind of ["download", "upload"]) {
       for (const cell of cellsOf2(kind)) {
@@ -36334,10 +42740,10 @@ function analyse(journals, opts = {}) {
     const cells = cellsOf2("download").filter((c) => c.level > 0);
     for (const cell of cells.filter((c) => c.strategy === "DATA")) {
       for (const other of cells.filter((c) => c.size === cell.size && c.level === cell.level && c.strategy !== "DATA")) {
-        const data = figures("download", A.label, cell);
+        const data2 = figures("download", A.label, cell);
         const alt = figures("download", A.label, other);
-        if (data.values.length === 0 && alt.values.length === 0) continue;
-        comparisons.push(compare2("strategy", "pooled", { ...cell, strategy: other.strategy }, "DATA", String(other.strategy), data, alt, A.label));
+        if (data2.values.length === 0 && alt.values.length === 0) continue;
+        comparisons.push(compare2("strategy", "pooled", { ...cell, strategy: other.strategy }, "DATA", String(other.strategy), data2, alt, A.label));
       }
     }
   }
@@ -36346,10 +42752,10 @@ function analyse(journals, opts = {}) {
     const f = `${c.family}|${c.scope === "pooled" ? "pooled" : "server"}|${c.arm ?? ""}|${c.aLabel}|${c.bLabel}`;
     (families.get(f) ?? families.set(f, []).get(f)).push(c);
   }
-  for (const list2 of families.values()) {
-    const q = benjaminiHochberg(list2.map((c) => c.p));
-    list2.forEach((c, i) => {
-      c.q = q[i];
+  for (const list3 of families.values()) {
+    const q = benjaminiHochberg(list3.map((c) => c.p));
+    list3.forEach((c, i2) => {
+      c.q = q[i2];
       c.direction = cellDirection(c.q, c.shift, options2.alpha);
     });
   }
@@ -36404,12 +42810,12 @@ function addZScores(samples) {
   const pool = (k, set2) => {
     const m = /* @__PURE__ */ new Map();
     for (const g of samples) (m.get(k(g)) ?? m.set(k(g), []).get(k(g))).push(g);
-    for (const list2 of m.values()) {
-      const z2 = zScores(list2.flatMap((g) => g.values));
-      let at = 0;
-      for (const g of list2) {
-        set2(g, z2.slice(at, at + g.values.length));
-        at += g.values.length;
+    for (const list3 of m.values()) {
+      const z2 = zScores(list3.flatMap((g) => g.values));
+      let at2 = 0;
+      for (const g of list3) {
+        set2(g, z2.slice(at2, at2 + g.values.length));
+        at2 += g.values.length;
       }
     }
   };
@@ -36471,13 +42877,13 @@ function summaryOf2(a) {
   const faster = cells.filter((c) => c.direction === "b-faster");
   const slower = cells.filter((c) => c.direction === "a-faster");
   const how = a.mode === "side-by-side" ? "measured side by side in one run" : a.mode === "a/a" ? "an A/A: one release on two nodes" : "two runs compared";
-  const range = (list2) => {
-    const abs = list2.map((c) => Math.abs(c.shift));
-    const rel = list2.map((c) => Math.abs(c.relative * 100));
-    if (list2.length === 1) return `by ${seconds(abs[0])} (${rel[0].toFixed(0)} %)`;
+  const range = (list3) => {
+    const abs = list3.map((c) => Math.abs(c.shift));
+    const rel = list3.map((c) => Math.abs(c.relative * 100));
+    if (list3.length === 1) return `by ${seconds(abs[0])} (${rel[0].toFixed(0)} %)`;
     return `by ${seconds(Math.min(...abs))} to ${seconds(Math.max(...abs))} (${Math.min(...rel).toFixed(0)}\u2013${Math.max(...rel).toFixed(0)} %)`;
   };
-  const where = (list2) => list2.map((c) => cellLabel(c)).join("; ");
+  const where = (list3) => list3.map((c) => cellLabel(c)).join("; ");
   const parts = [
     `${B} against ${A} (${how}; ${a.arms[0].client} through the ${a.arms[0].runner} runner), download time per cell, pooled over servers, FDR ${a.options.alpha}:`
   ];
@@ -36504,11 +42910,11 @@ function summaryOf2(a) {
 }
 
 // src/experiment/analysis/read.ts
-import { statSync as statSync9 } from "node:fs";
-import { basename, dirname as dirname8 } from "node:path";
+import { statSync as statSync10 } from "node:fs";
+import { basename as basename3, dirname as dirname9 } from "node:path";
 function runFolder(path) {
-  if (statSync9(path).isDirectory()) return path;
-  if (basename(path) === JOURNAL_FILE) return dirname8(path);
+  if (statSync10(path).isDirectory()) return path;
+  if (basename3(path) === JOURNAL_FILE) return dirname9(path);
   throw new Error(`${path}: not a run folder or its ${JOURNAL_FILE}. Fix: give the folder \`bee-bench experiment run --out\` wrote`);
 }
 async function readJournal2(path) {
@@ -36659,8 +43065,8 @@ function experimentCsv(a) {
 function experimentSamplesCsv(a) {
   const lines = ["kind,arm,node,server,size_bytes,level,strategy,seconds,z"];
   for (const g of a.samples)
-    g.values.forEach((v, i) => {
-      lines.push([g.kind, g.arm, g.node, g.server, g.size, g.level, g.strategy, v, num3(g.z[i] ?? NaN)].map((x) => csvField(x)).join(","));
+    g.values.forEach((v, i2) => {
+      lines.push([g.kind, g.arm, g.node, g.server, g.size, g.level, g.strategy, v, num3(g.z[i2] ?? NaN)].map((x) => csvField(x)).join(","));
     });
   return lines.join("\n") + "\n";
 }
@@ -36705,9 +43111,9 @@ function experimentFigures(a) {
   const sizes = uniq(downloads.map((g) => g.size)).sort((x, y) => x - y);
   const rows = uniq(downloads.map((g) => `${g.level}|${g.strategy}`)).map((k) => ({ level: Number(k.split("|")[0]), strategy: k.split("|")[1] })).sort((x, y) => x.level - y.level || x.strategy.localeCompare(y.strategy));
   const servers = Math.max(0, ...a.arms.map((x) => x.nodes.length));
-  const scopes = [0, ...servers > 1 ? Array.from({ length: servers }, (_, i) => i + 1) : []];
+  const scopes = [0, ...servers > 1 ? Array.from({ length: servers }, (_, i2) => i2 + 1) : []];
   const armColor = (label) => ARM_COLORS[a.arms.findIndex((x) => x.label === label) % ARM_COLORS.length];
-  const pick2 = (list2, arm, size, level, strategy, server, field) => list2.filter((g) => g.arm === arm && g.size === size && g.level === level && g.strategy === strategy && (server === 0 || g.server === server)).flatMap((g) => g[field]).filter(Number.isFinite);
+  const pick2 = (list3, arm, size, level, strategy, server, field) => list3.filter((g) => g.arm === arm && g.size === size && g.level === level && g.strategy === strategy && (server === 0 || g.server === server)).flatMap((g) => g[field]).filter(Number.isFinite);
   const scopeName = (s) => s === 0 ? "all servers" : `server ${s}`;
   const figures = [];
   figures.push({
@@ -37056,8 +43462,8 @@ var GabDataSchema = external_exports.object({
 });
 var DATA_JS_PREFIX = /^\s*window\.BENCHMARK_DATA\s*=\s*/;
 function lineCol(text4, pos) {
-  const before = text4.slice(0, pos);
-  return `line ${before.split("\n").length}, column ${pos - before.lastIndexOf("\n")}`;
+  const before2 = text4.slice(0, pos);
+  return `line ${before2.split("\n").length}, column ${pos - before2.lastIndexOf("\n")}`;
 }
 function parseGab(file2, text4) {
   const prefix = DATA_JS_PREFIX.exec(text4);
@@ -37070,13 +43476,13 @@ function parseGab(file2, text4) {
     value = JSON.parse(body);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
-    const at = /position (\d+)/.exec(msg);
-    const where = at ? lineCol(text4, start + Number(at[1])) : `end of input (${lineCol(text4, text4.length)})`;
+    const at2 = /position (\d+)/.exec(msg);
+    const where = at2 ? lineCol(text4, start + Number(at2[1])) : `end of input (${lineCol(text4, text4.length)})`;
     throw new InputError(file2, [`invalid ${what} at ${where}: ${msg}`], fix);
   }
-  const parsed = GabDataSchema.safeParse(value);
-  if (!parsed.success) throw new InputError(file2, describeIssues(parsed.error), fix);
-  return parsed.data;
+  const parsed2 = GabDataSchema.safeParse(value);
+  if (!parsed2.success) throw new InputError(file2, describeIssues(parsed2.error), fix);
+  return parsed2.data;
 }
 var OUR_NAME = /^(\S+) \[(.*)\] \((js|go|rs)\)$/;
 function gabName(id, label, runner) {
@@ -37135,14 +43541,14 @@ function positive3(s) {
 var ISO = external_exports.iso.datetime({ offset: true });
 var UNKNOWN_HOST = { os: "unknown", arch: "unknown", cpu_model: "unknown", cpus: 1, mem_mb: 0 };
 function importGab(file2, text4, opts = {}) {
-  const data = parseGab(file2, text4);
+  const data2 = parseGab(file2, text4);
   const branch = opts.branch ?? "main";
   const aliases = opts.aliases ?? NO_ALIASES;
   const out = { records: [], skipped: [], charted: 0 };
   const foreign = /* @__PURE__ */ new Map();
   const names = /* @__PURE__ */ new Set();
-  for (const list2 of Object.values(data.entries))
-    for (const e of list2) for (const b of e.benches) if (!parseGabName(b.name) && !parseGabCountName(b)) names.add(b.name);
+  for (const list3 of Object.values(data2.entries))
+    for (const e of list3) for (const b of e.benches) if (!parseGabName(b.name) && !parseGabCountName(b)) names.add(b.name);
   const taken = /* @__PURE__ */ new Set();
   for (const name2 of [...names].sort(byString)) {
     const base = `gab.${gabSlug(name2)}`;
@@ -37151,36 +43557,36 @@ function importGab(file2, text4, opts = {}) {
     taken.add(id);
     foreign.set(name2, id);
   }
-  for (const suite of Object.keys(data.entries).sort(byString)) {
-    (data.entries[suite] ?? []).forEach((entry, i) => {
-      const where = `entries[${JSON.stringify(suite)}][${i}]`;
+  for (const suite of Object.keys(data2.entries).sort(byString)) {
+    (data2.entries[suite] ?? []).forEach((entry, i2) => {
+      const where = `entries[${JSON.stringify(suite)}][${i2}]`;
       const fallback = RunnerSchema.parse(opts.runner ?? TOOL_RUNNER[entry.tool] ?? "js");
       const byRun = /* @__PURE__ */ new Map();
       const countsBy = /* @__PURE__ */ new Map();
       entry.benches.forEach((bench, j) => {
         const counted = parseGabCountName(bench);
         if (counted) {
-          const list3 = countsBy.get(counted.runner) ?? [];
-          list3.push({ bench, id: currentId(aliases, counted.id), label: counted.label, j });
-          countsBy.set(counted.runner, list3);
+          const list4 = countsBy.get(counted.runner) ?? [];
+          list4.push({ bench, id: currentId(aliases, counted.id), label: counted.label, j });
+          countsBy.set(counted.runner, list4);
           if (!byRun.has(counted.runner)) byRun.set(counted.runner, []);
           return;
         }
         const ours = parseGabName(bench.name);
         const runner = ours?.runner ?? fallback;
-        const list2 = byRun.get(runner) ?? [];
-        list2.push({ bench, id: ours ? currentId(aliases, ours.id) : foreign.get(bench.name), label: ours?.label ?? "", j });
-        byRun.set(runner, list2);
+        const list3 = byRun.get(runner) ?? [];
+        list3.push({ bench, id: ours ? currentId(aliases, ours.id) : foreign.get(bench.name), label: ours?.label ?? "", j });
+        byRun.set(runner, list3);
       });
       for (const runner of [...byRun.keys()].sort(byRunner)) {
-        const placed = { benches: byRun.get(runner), counts: countsBy.get(runner) ?? [] };
-        out.records.push(entryRecord(file2, where, { suite, repoUrl: data.repoUrl }, entry, runner, placed, branch, out));
+        const placed2 = { benches: byRun.get(runner), counts: countsBy.get(runner) ?? [] };
+        out.records.push(entryRecord(file2, where, { suite, repoUrl: data2.repoUrl }, entry, runner, placed2, branch, out));
       }
     });
   }
   return out;
 }
-function importedCase({ bench, id, label }, at, out) {
+function importedCase({ bench, id, label }, at2, out) {
   const extra = parseExtra(bench.extra);
   const { ns, metrics, reason } = gabFigures(bench.value, bench.unit);
   const range = /±\s*([0-9.eE+-]+)\s*(%?)/.exec(bench.range ?? "");
@@ -37209,7 +43615,7 @@ function importedCase({ bench, id, label }, at, out) {
   if (Object.keys(metrics).length > 0) c.metrics = metrics;
   if (reason) {
     c.reason = reason;
-    out.skipped.push({ where: at, name: bench.name, reason });
+    out.skipped.push({ where: at2, name: bench.name, reason });
   } else out.charted++;
   return c;
 }
@@ -37217,27 +43623,27 @@ function entryRecord(file2, where, origin, entry, runner, { benches, counts }, b
   const cases = [];
   const seen = /* @__PURE__ */ new Map();
   let client = null;
-  for (const placed of benches) {
-    const key5 = `${placed.id}\0${placed.label}`;
+  for (const placed2 of benches) {
+    const key5 = `${placed2.id}\0${placed2.label}`;
     const k = (seen.get(key5) ?? 0) + 1;
     seen.set(key5, k);
-    const label = k === 1 ? placed.label : `${placed.label}#${k}`;
-    cases.push(importedCase({ ...placed, label }, `${where}.benches[${placed.j}]`, out));
-    const cl = parseExtra(placed.bench.extra).get("client");
+    const label = k === 1 ? placed2.label : `${placed2.label}#${k}`;
+    cases.push(importedCase({ ...placed2, label }, `${where}.benches[${placed2.j}]`, out));
+    const cl = parseExtra(placed2.bench.extra).get("client");
     if (cl && !client) {
-      const at = cl.lastIndexOf(" ");
-      if (at > 0) client = { name: cl.slice(0, at), version: cl.slice(at + 1) };
+      const at2 = cl.lastIndexOf(" ");
+      if (at2 > 0) client = { name: cl.slice(0, at2), version: cl.slice(at2 + 1) };
     }
   }
   let counter;
-  for (const placed of counts) {
-    const { instructions, version: version3 } = importedCounts(placed.bench);
-    counter ??= version3 ? { tool: "callgrind", version: version3 } : void 0;
-    const c = cases.find((k) => k.id === placed.id && k.label === placed.label && !k.instructions);
-    if (c) Object.assign(c, { instructions, gab_instructions: { ...placed.bench } });
+  for (const placed2 of counts) {
+    const { instructions, version: version4 } = importedCounts(placed2.bench);
+    counter ??= version4 ? { tool: "callgrind", version: version4 } : void 0;
+    const c = cases.find((k) => k.id === placed2.id && k.label === placed2.label && !k.instructions);
+    if (c) Object.assign(c, { instructions, gab_instructions: { ...placed2.bench } });
     else {
-      const { gab: _time, ...bare } = importedCase({ ...placed, bench: { ...placed.bench, unit: "instructions only" } }, `${where}.benches[${placed.j}]`, out);
-      cases.push({ ...bare, instructions, gab_instructions: { ...placed.bench } });
+      const { gab: _time, ...bare } = importedCase({ ...placed2, bench: { ...placed2.bench, unit: "instructions only" } }, `${where}.benches[${placed2.j}]`, out);
+      cases.push({ ...bare, instructions, gab_instructions: { ...placed2.bench } });
     }
   }
   const started = new Date(entry.date).toISOString();
@@ -37272,15 +43678,15 @@ function entryRecord(file2, where, origin, entry, runner, { benches, counts }, b
       commit: entry.commit
     }
   };
-  const parsed = HistoryRecordSchema.safeParse(candidate);
-  if (!parsed.success) {
+  const parsed2 = HistoryRecordSchema.safeParse(candidate);
+  if (!parsed2.success) {
     throw new InputError(
       file2,
-      describeIssues(parsed.error).map((p) => `${where} (${runner}): ${p}`),
+      describeIssues(parsed2.error).map((p) => `${where} (${runner}): ${p}`),
       "GAB commit ids must be hex shas"
     );
   }
-  return parsed.data;
+  return parsed2.data;
 }
 function generatedBench(c, run2) {
   if (c.status !== "ok" || c.median_ns === null) return null;
@@ -37318,7 +43724,7 @@ function importedCounts(bench) {
   const perOp = exact("per-op");
   const perByte = exact("per-byte");
   const spread = exact("aa-spread");
-  const version3 = /^callgrind\s+(\S+)$/.exec(extra.get("counter") ?? "")?.[1];
+  const version4 = /^callgrind\s+(\S+)$/.exec(extra.get("counter") ?? "")?.[1];
   return {
     instructions: {
       samples: samples.length > 0 ? samples : [Math.max(1, Math.round(bench.value))],
@@ -37327,7 +43733,7 @@ function importedCounts(bench) {
       ...perByte ? { per_byte: perByte } : {},
       ...spread !== void 0 ? { aa_spread: spread } : {}
     },
-    ...version3 ? { version: version3 } : {}
+    ...version4 ? { version: version4 } : {}
   };
 }
 function exportGab(run2) {
@@ -37394,8 +43800,8 @@ function gabDate(r) {
 function recordKey(r) {
   return `${r.source?.suite ?? NATIVE_SUITE}\0${r.commit.sha}`;
 }
-function renderGabDataJs(data) {
-  return `window.BENCHMARK_DATA = ${JSON.stringify(data, null, 2)}`;
+function renderGabDataJs(data2) {
+  return `window.BENCHMARK_DATA = ${JSON.stringify(data2, null, 2)}`;
 }
 function sig6(v) {
   return Number(v.toPrecision(6));
@@ -37477,7 +43883,7 @@ async function experimentReport(opts) {
   mkdirSync14(opts.out, { recursive: true });
   const files = [];
   const write2 = (name2, text4) => {
-    const path = join40(opts.out, name2);
+    const path = join41(opts.out, name2);
     writeFileSync12(path, text4);
     files.push(path);
   };
@@ -37493,8 +43899,8 @@ async function experimentReport(opts) {
 }
 
 // src/cli/history-target.ts
-import { execFileSync as execFileSync7 } from "node:child_process";
-import { join as join41, resolve as resolve16 } from "node:path";
+import { execFileSync as execFileSync8 } from "node:child_process";
+import { join as join42, resolve as resolve16 } from "node:path";
 var HISTORY_FLAGS = ["remote", "history-branch", "folder", "max-runs", "default-branch", "workdir", "spec"];
 var RECORD_CONTEXT_FLAGS = ["repo", "ref", "event", "run-id", "commit-url", "repo-url"];
 function headContext(v) {
@@ -37513,7 +43919,7 @@ function headContext(v) {
   }
   return {
     commit: url2 ? { ...commit, url: url2 } : commit,
-    branch: v.ref ?? execFileSync7("git", ["-C", resolve16(v.repo), "rev-parse", "--abbrev-ref", "HEAD"], { encoding: "utf8", env: childEnv() }).trim(),
+    branch: v.ref ?? execFileSync8("git", ["-C", resolve16(v.repo), "rev-parse", "--abbrev-ref", "HEAD"], { encoding: "utf8", env: childEnv() }).trim(),
     event: v.event,
     run: { id: v["run-id"] ?? `local-${Date.now()}` }
   };
@@ -37529,7 +43935,7 @@ function historyTarget(v) {
   return {
     remote: v.remote,
     ...token ? { token } : {},
-    workdir: resolve16(v.workdir ?? join41(".bee-bench", "history")),
+    workdir: resolve16(v.workdir ?? join42(".bee-bench", "history")),
     branch: v["history-branch"],
     folder: v.folder,
     maxRuns,
@@ -37754,8 +44160,8 @@ var experimentStatusCli = {
 };
 
 // src/cli/commands/history-export-gab.ts
-import { readFileSync as readFileSync24, statSync as statSync10 } from "node:fs";
-import { join as join42, resolve as resolve18 } from "node:path";
+import { readFileSync as readFileSync26, statSync as statSync11 } from "node:fs";
+import { join as join43, resolve as resolve18 } from "node:path";
 function historyExportGab(v, paths) {
   if (v["data-js"]) {
     if (paths.length === 0) throw new UsageError("history export-gab --data-js needs history folders (holding runs/) or record files");
@@ -37772,7 +44178,7 @@ function writeOrPrint(v, text4) {
   else process.stdout.write(text4);
 }
 function resultOrRecord(file2) {
-  const text4 = readFileSync24(file2, "utf8");
+  const text4 = readFileSync26(file2, "utf8");
   let schema;
   try {
     schema = JSON.parse(text4)?.schema;
@@ -37782,10 +44188,10 @@ function resultOrRecord(file2) {
   return typeof schema === "string" && schema.startsWith(RECORD_SCHEMA_ID.slice(0, RECORD_SCHEMA_ID.indexOf("@") + 1)) ? parseRecord(file2, text4) : loadResult(file2);
 }
 function historyRecords(path) {
-  if (!statSync10(path).isDirectory()) return [parseRecord(path, readFileSync24(path, "utf8"))];
+  if (!statSync11(path).isDirectory()) return [parseRecord(path, readFileSync26(path, "utf8"))];
   const set2 = readRecords(path);
   if (set2.invalid.length > 0)
-    throw new InputError(join42(path, set2.invalid[0].file), [set2.invalid[0].problem], "fix or remove the invalid record before exporting");
+    throw new InputError(join43(path, set2.invalid[0].file), [set2.invalid[0].problem], "fix or remove the invalid record before exporting");
   if (set2.records.length === 0)
     throw new UsageError(`${path}: no records under runs/ (give the history folder, e.g. the bench/ folder of the gh-pages branch)`);
   return set2.records.map((r) => r.record);
@@ -37804,7 +44210,7 @@ var historyExportGabCli = {
 };
 
 // src/cli/commands/history-import-gab.ts
-import { readFileSync as readFileSync25 } from "node:fs";
+import { readFileSync as readFileSync27 } from "node:fs";
 import { resolve as resolve19 } from "node:path";
 async function historyImportGab(v, paths) {
   if (paths.length !== 1) throw new UsageError("history import-gab needs one data.js or JSON file");
@@ -37812,7 +44218,7 @@ async function historyImportGab(v, paths) {
   if (runner && !runner.success) throw new UsageError(`--runner ${v.runner?.[0]}: use js, go or rs`);
   const file2 = resolve19(paths[0]);
   const target = historyTarget(v);
-  const imported = importGab(file2, readFileSync25(file2, "utf8"), { runner: runner?.data, branch: v.ref ?? "main", aliases: caseAliases(target.spec) });
+  const imported = importGab(file2, readFileSync27(file2, "utf8"), { runner: runner?.data, branch: v.ref ?? "main", aliases: caseAliases(target.spec) });
   for (const s of imported.skipped) log(`history: not charted: ${s.where} "${s.name}": ${s.reason}`);
   if (imported.charted === 0) {
     log(`history: ${file2}: no bench has a time to chart (${imported.skipped.length} without one); nothing imported`);
@@ -37872,8 +44278,8 @@ Defaults: --history-branch gh-pages, --folder bench, --repo . (its HEAD is the r
 };
 
 // src/cli/commands/merge.ts
-import { existsSync as existsSync20 } from "node:fs";
-import { join as join43, resolve as resolve20 } from "node:path";
+import { existsSync as existsSync21 } from "node:fs";
+import { join as join44, resolve as resolve20 } from "node:path";
 function mergeAbPieces(v, dirs) {
   const merged = mergePieces(dirs, {
     specFile: resolve20(v.spec ?? defaultSpecPath()),
@@ -37882,14 +44288,14 @@ function mergeAbPieces(v, dirs) {
   });
   for (const m of merged.missing) log(`merge: piece ${m} has no output`);
   for (const p of merged.profiles?.problems ?? []) log(`merge: profiles: ${p}`);
-  if (merged.profiles) log(`merge: profiles of ${merged.profiles.diffs.length} flagged row(s) in ${join43(resolve20(v.out ?? "out"), "profiles")}`);
+  if (merged.profiles) log(`merge: profiles of ${merged.profiles.diffs.length} flagged row(s) in ${join44(resolve20(v.out ?? "out"), "profiles")}`);
   process.stdout.write(merged.report.markdown);
   log(`wrote ${merged.report.markdownFile}`);
   return merged.missing.length > 0 ? 1 : 0;
 }
 function merge2(v, dirs) {
   if (dirs.length === 0) throw new UsageError("merge needs the shard folders: bee-bench merge --out DIR SHARD_DIR...");
-  if (existsSync20(join43(dirs[0], AB_PIECE_FILE))) return mergeAbPieces(v, dirs);
+  if (existsSync21(join44(dirs[0], AB_PIECE_FILE))) return mergeAbPieces(v, dirs);
   const { merged, reports } = mergeCommand(resolve20(v.spec ?? defaultSpecPath()), dirs, resolve20(v.out ?? "out"));
   for (const s of merged.missingShards) log(`merge: shard ${s}/${merged.assignment.shards.length} has no output`);
   for (const r of merged.missingRows) log(`merge: missing ${r}`);
@@ -38026,21 +44432,21 @@ var reportCli = {
 };
 
 // src/cli/commands/run.ts
-import { join as join47, relative as relative6, resolve as resolve23 } from "node:path";
+import { join as join48, relative as relative7, resolve as resolve23 } from "node:path";
 
 // src/pipeline/single.ts
 import { mkdirSync as mkdirSync16, writeFileSync as writeFileSync14 } from "node:fs";
 import { availableParallelism as availableParallelism2, loadavg as loadavg2 } from "node:os";
-import { dirname as dirname9, join as join46, resolve as resolve22 } from "node:path";
+import { dirname as dirname10, join as join47, resolve as resolve22 } from "node:path";
 
 // src/profile/run-compact.ts
-import { existsSync as existsSync21, mkdirSync as mkdirSync15, rmSync as rmSync12, writeFileSync as writeFileSync13 } from "node:fs";
-import { join as join44 } from "node:path";
-var compactFile = (outDir, runner) => join44(outDir, "profiles", `${runner}.compact.json`);
+import { existsSync as existsSync22, mkdirSync as mkdirSync15, rmSync as rmSync12, writeFileSync as writeFileSync13 } from "node:fs";
+import { join as join45 } from "node:path";
+var compactFile = (outDir, runner) => join45(outDir, "profiles", `${runner}.compact.json`);
 function compactRunProfiles(runner, dumps, plan2, result2, outDir, log2) {
   const started = performance.now();
   try {
-    if (!result2 || !existsSync21(dumps)) return null;
+    if (!result2 || !existsSync22(dumps)) return null;
     const byUnit = dumpsByUnit(dumps);
     const rows = [];
     for (const c of result2.cases) {
@@ -38055,7 +44461,7 @@ function compactRunProfiles(runner, dumps, plan2, result2, outDir, log2) {
     }
     if (rows.length === 0) return null;
     const profiles = RunProfilesSchema.parse({ runner, rows });
-    mkdirSync15(join44(outDir, "profiles"), { recursive: true });
+    mkdirSync15(join45(outDir, "profiles"), { recursive: true });
     writeFileSync13(compactFile(outDir, runner), `${JSON.stringify(profiles)}
 `);
     log2(`profiles: ${runner}: compact profiles of ${rows.length} counted row(s) in ${Math.round(performance.now() - started)} ms`);
@@ -38067,7 +44473,7 @@ function compactRunProfiles(runner, dumps, plan2, result2, outDir, log2) {
 
 // src/pipeline/precision.ts
 import { rmSync as rmSync13 } from "node:fs";
-import { join as join45 } from "node:path";
+import { join as join46 } from "node:path";
 var PRECISION_BUDGET_MS = 6e4;
 var MAX_ROUNDS = 3;
 var ROUND_FACTOR = 2;
@@ -38085,13 +44491,13 @@ function openRows(results, groupOf) {
   for (const [key5, cells] of rows) {
     if (cells.length < 2) continue;
     const medians = cells.map(({ c }) => median(c.samples_ns));
-    const costs = unitCosts(cells.map(({ c }, i) => ({ median_ns: medians[i], ops: c.work.ops, bytes: c.work.bytes })));
+    const costs = unitCosts(cells.map(({ c }, i2) => ({ median_ns: medians[i2], ops: c.work.ops, bytes: c.work.bytes })));
     if (!costs) continue;
-    const row = cells.map(({ runner, c }, i) => {
-      const units = medians[i] > 0 ? medians[i] / costs[i] : 0;
+    const row = cells.map(({ runner, c }, i2) => {
+      const units = medians[i2] > 0 ? medians[i2] / costs[i2] : 0;
       const interval = units > 0 ? costInterval(c.samples_ns, units) : void 0;
       const samples = units > 0 ? costSamples(c.samples_ns, units) : void 0;
-      return { runner, unitCost: costs[i], ...interval ? { interval } : {}, ...samples ? { samples } : {} };
+      return { runner, unitCost: costs[i2], ...interval ? { interval } : {}, ...samples ? { samples } : {} };
     });
     if (!rankingOpen({ costs: row })) continue;
     const top2 = row.reduce((a, b) => b.unitCost < a.unitCost ? b : a);
@@ -38130,7 +44536,7 @@ async function reachPrecision(o) {
       const again = planOf(plan2, (u) => rowKey5({ id: u.id, param: u.param }) === job.row);
       if (again.units.length === 0) continue;
       const more = { ...again, units: again.units.map((u) => ({ ...u, iters: u.iters * ROUND_FACTOR })) };
-      const out = join45(o.outDir, "results", `precision-${job.runner}.json`);
+      const out = join46(o.outDir, "results", `precision-${job.runner}.json`);
       const inv = await invokeRunner(built.command, {
         plan: more,
         out,
@@ -38162,10 +44568,10 @@ async function reachPrecision(o) {
   return rows;
 }
 function precisionJobs(open2, round) {
-  return [...open2].flatMap(([row, who]) => who.map((_, i) => ({ row, runner: who[(i + round - 1) % who.length] })));
+  return [...open2].flatMap(([row, who]) => who.map((_, i2) => ({ row, runner: who[(i2 + round - 1) % who.length] })));
 }
 function precisionWords(r, budgetMs) {
-  const added = Object.entries(r.added).map(([runner, n], i) => i === 0 ? `${n} more iterations of bee-${runner}` : `${n} of bee-${runner}`);
+  const added = Object.entries(r.added).map(([runner, n], i2) => i2 === 0 ? `${n} more iterations of bee-${runner}` : `${n} of bee-${runner}`);
   const more = added.length > 0 ? added.join(", ") : "no more iterations";
   if (r.ended === "ranked") return `ranked after ${more} (${Math.round(r.ms / 1e3)} s)`;
   if (r.ended === "budget") return `still open when the ${Math.round(budgetMs / 1e3)} s budget ended (${more})`;
@@ -38174,7 +44580,7 @@ function precisionWords(r, budgetMs) {
 
 // src/pipeline/single.ts
 async function singlePipeline(o) {
-  const measure = o.measure ?? ["wall"];
+  const measure = o.measure ?? DEFAULT_MEASURE;
   const { spec, hash: hash2 } = loadSpec(o.specFile);
   await checkNode(o, selectCases(spec, o.cases));
   const results = [];
@@ -38193,20 +44599,20 @@ async function singlePipeline(o) {
       notRun.push({ runner: r.runner, status: "failed", reason: problems.at(-1).split("\n")[0] });
       continue;
     }
-    const out = join46(resolve22(o.outDir), "results", `${r.runner}.json`);
+    const out = join47(resolve22(o.outDir), "results", `${r.runner}.json`);
     const plan2 = planFor(o, spec, hash2, r.runner);
     let result2 = null;
     for (const kind of measure) {
-      if (kind !== "wall" && measuresWall(measure) && !result2) break;
+      if (isDeterministic(kind) && measuresWall(measure) && !result2) break;
       const ev = EVIDENCES[kind];
-      const keep = kind === "instructions" ? join46(resolve22(o.outDir), ev.dir, `raw-${r.runner}`) : void 0;
+      const keep = kind === PROFILED ? join47(resolve22(o.outDir), ev.dir, `raw-${r.runner}`) : void 0;
       const run2 = await runEvidence(kind, built.command, {
         runner: r.runner,
         plan: plan2,
-        out: kind === "wall" ? out : join46(resolve22(o.outDir), ev.dir, `${r.runner}.json`),
+        out: isDeterministic(kind) ? join47(resolve22(o.outDir), ev.dir, `${r.runner}.json`) : out,
         budgetMs: processBudgetMs,
         fixtures: o.fixtures,
-        ...kind === "wall" ? { bee: o.bee } : {},
+        ...isDeterministic(kind) ? {} : { bee: o.bee },
         ...keep ? { keep } : {},
         log: o.log
       });
@@ -38217,8 +44623,8 @@ async function singlePipeline(o) {
       }
       if (run2.result) result2 = result2 && ev.deterministic ? ev.attach(result2, run2.result) : run2.result;
     }
-    if (result2 && measure.some((m) => m !== "wall")) {
-      mkdirSync16(dirname9(out), { recursive: true });
+    if (result2 && measure.some(isDeterministic)) {
+      mkdirSync16(dirname10(out), { recursive: true });
       writeFileSync14(out, `${JSON.stringify(result2, null, 2)}
 `);
     }
@@ -38237,7 +44643,7 @@ async function singlePipeline(o) {
     log: o.log
   }) : [];
   for (const r of results)
-    if (precision.some((p) => p.added[r.runner])) writeFileSync14(join46(resolve22(o.outDir), "results", `${r.runner}.json`), `${JSON.stringify(r, null, 2)}
+    if (precision.some((p) => p.added[r.runner])) writeFileSync14(join47(resolve22(o.outDir), "results", `${r.runner}.json`), `${JSON.stringify(r, null, 2)}
 `);
   const environment = { loadAverage: loadavg2(), cpus: availableParallelism2() };
   const model = aggregate(results, spec, { specHash: hash2, notRun, environment });
@@ -38253,8 +44659,8 @@ var ITERATION = /^\[(js|go|rs)\]\s+(?:\[\d+\/\d+\] \S+ .*?\s)?iteration \d+\/\d+
 var LINE2 = /^\[(js|go|rs)\]\s+(.*)$/;
 var BUILD_START = /^(js|go|rs): building /;
 var BUILD_END = /^(js|go|rs): (?:built |build cache hit|build failed)/;
-var STAGE_LINE = /^\[(js|go|rs) (count|allocations)\] /;
-var COUNT_SKIPPED = /^(js|go|rs): instruction counts skipped/;
+var STAGE_LINE = new RegExp(`^\\[(js|go|rs) (${DETERMINISTIC.join("|")})\\] `);
+var SKIPPED = new RegExp(`^(js|go|rs): (${VIEW_LIST.map((v) => v.label).join("|")}) skipped`);
 var HEARTBEAT_MS = 1e4;
 function clock(ms) {
   const s = Math.max(1, Math.round(ms / 1e3));
@@ -38271,10 +44677,10 @@ function summarize2(outcome) {
   const shown = ns === void 0 ? "" : `, median ${ns === 0 ? `< ${formatDuration(0.5 * 10 ** -(median2[1].split(".")[1]?.length ?? 0) * NS_PER[median2[2]])}` : formatDuration(ns)}`;
   return `ok${shown}${n ? ` (${n[1]} iterations)` : ""}`;
 }
-var STAGE_WORDS = { build: "building", wall: "running", count: "counting instructions", alloc: "counting allocations" };
+var stageWords = (k) => k === "build" ? "building" : `measuring ${VIEWS[k].label}`;
 function runProgress(stages, log2, now2 = () => performance.now()) {
   const states = stages.map((s) => ({ ...s, unitsDone: 0 }));
-  const total = stages.filter((s) => s.kind === "wall").reduce((n, s) => n + s.units, 0);
+  const total = stages.filter((s) => s.kind === WALL_KIND).reduce((n, s) => n + s.units, 0);
   let done = 0;
   let lastOut = now2();
   const out = (line) => {
@@ -38294,12 +44700,12 @@ function runProgress(stages, log2, now2 = () => performance.now()) {
     const s = stageOf(runner, kind);
     if (s && s.endedAt === void 0) s.endedAt = now2();
   };
-  const current = () => states.find((s) => s.startedAt !== void 0 && s.endedAt === void 0);
+  const current2 = () => states.find((s) => s.startedAt !== void 0 && s.endedAt === void 0);
   const remainingMs = (s) => {
     if (s.endedAt !== void 0) return 0;
     if (s.startedAt === void 0) return s.estimateMs;
     const elapsed = now2() - s.startedAt;
-    if (s.kind === "wall" && s.unitsDone > 0) return (s.units - s.unitsDone) * elapsed / s.unitsDone;
+    if (s.kind === WALL_KIND && s.unitsDone > 0) return (s.units - s.unitsDone) * elapsed / s.unitsDone;
     return Math.max(0, s.estimateMs - elapsed);
   };
   const etaMs = () => states.reduce((ms, s) => ms + remainingMs(s), 0);
@@ -38309,7 +44715,7 @@ function runProgress(stages, log2, now2 = () => performance.now()) {
     if (!summary) return false;
     done++;
     open2.delete(runner);
-    const s = stageOf(runner, "wall");
+    const s = stageOf(runner, WALL_KIND);
     if (s) s.unitsDone++;
     out(`[${done}/${total}] ${runner} ${what}: ${summary}${eta()}`);
     return true;
@@ -38335,45 +44741,44 @@ function runProgress(stages, log2, now2 = () => performance.now()) {
         return;
       }
       const stage = STAGE_LINE.exec(line);
-      if (stage) enter(stage[1], stage[2] === "count" ? "count" : "alloc");
-      const skipped = COUNT_SKIPPED.exec(line);
+      if (stage) enter(stage[1], stage[2]);
+      const skipped = SKIPPED.exec(line);
       if (skipped) {
-        const s = stageOf(skipped[1], "count");
+        const s = stageOf(skipped[1], VIEW_LIST.find((v) => v.label === skipped[2]).kind);
         if (s) s.startedAt = s.endedAt = now2();
       }
       const start = START.exec(line);
       if (start) {
         const [, runner, , , id, label, rest] = start;
-        enter(runner, "wall");
+        enter(runner, WALL_KIND);
         const what = `${id} ${label}`;
         if (rest && finish(runner, what, rest)) return;
         if (open2.get(runner)?.what !== what) open2.set(runner, { what, at: now2() });
         return;
       }
       const plain = LINE2.exec(line);
-      if (plain) enter(plain[1], "wall");
+      if (plain) enter(plain[1], WALL_KIND);
       if (plain && open2.has(plain[1]) && finish(plain[1], open2.get(plain[1]).what, plain[2])) return;
       out(line);
     },
     beat() {
-      const s = current();
+      const s = current2();
       if (!s || now2() - lastOut < HEARTBEAT_MS) return;
-      const running = s.kind === "wall" ? open2.get(s.runner) : void 0;
+      const running = s.kind === WALL_KIND ? open2.get(s.runner) : void 0;
       const elapsed = now2() - (running?.at ?? s.startedAt);
-      const doing = running ? `running ${running.what}` : STAGE_WORDS[s.kind];
-      const over = s.kind !== "wall" && elapsed > s.estimateMs && s.estimateMs > 0 ? `, over its estimate of ${clock(s.estimateMs)}` : "";
+      const doing = running ? `running ${running.what}` : stageWords(s.kind);
+      const over = s.kind !== WALL_KIND && elapsed > s.estimateMs && s.estimateMs > 0 ? `, over its estimate of ${clock(s.estimateMs)}` : "";
       out(`${s.runner}: ${doing}, ${clock(elapsed)} so far${over}${eta()}`);
     },
     finish() {
       const t = now2();
       for (const s of states) if (s.startedAt !== void 0 && s.endedAt === void 0) s.endedAt = t;
-      return states.filter((s) => s.startedAt !== void 0 && s.endedAt > s.startedAt && (s.kind !== "wall" || s.unitsDone === s.units)).map((s) => ({ runner: s.runner, kind: s.kind, msPerUnit: (s.endedAt - s.startedAt) / s.units }));
+      return states.filter((s) => s.startedAt !== void 0 && s.endedAt > s.startedAt && (s.kind !== WALL_KIND || s.unitsDone === s.units)).map((s) => ({ runner: s.runner, kind: s.kind, msPerUnit: (s.endedAt - s.startedAt) / s.units }));
     }
   };
 }
 
 // src/cli/eta.ts
-var EVIDENCE = { wall: "wall", count: "instructions", alloc: "allocations" };
 async function runStages(o) {
   const cacheDir = o.cacheDir ?? defaultCacheDir();
   const { spec, hash: hash2 } = loadSpec(o.specFile);
@@ -38390,15 +44795,11 @@ async function runStages(o) {
       estimateMs: await isBuilt({ runner: r.runner, source: r.source, cacheDir, buildCommand: r.buildCommand }) ? 0 : buildEstimate(cacheDir, r.runner, o.loadFactor).ms
     });
     const plan2 = planOf2(r.runner, o.profile, o.cases, o.large);
-    const cpu = plan2.units.filter((u) => u.kind === "cpu");
-    const wanted = [];
-    if (measuresWall(o.measure)) wanted.push(["wall", plan2.units]);
-    if (measuresInstructions(o.measure)) wanted.push(["count", cpu]);
-    if (measuresAllocations(o.measure)) wanted.push(["alloc", cpu]);
-    for (const [kind, units] of wanted) {
+    for (const kind of o.measure) {
+      const units = plan2.units.filter((u) => EVIDENCES[kind].takes(u));
       if (units.length === 0) continue;
       const last = timings.stages[stageKey(r.runner, kind, o.profile)];
-      const estimateMs = last ? last.msPerUnit * units.length : units.reduce((ms, u) => ms + unitCostS(model, plan2, u, EVIDENCE[kind]) * 1e3, 0);
+      const estimateMs = last ? last.msPerUnit * units.length : units.reduce((ms, u) => ms + unitCostS(model, plan2, u, kind) * 1e3, 0);
       stages.push({ runner: r.runner, kind, units: units.length, estimateMs });
     }
   }
@@ -38411,7 +44812,7 @@ var runEstimateMs = (stages, overheadMs = 0) => stages.reduce((ms, s) => ms + s.
 function planLine(stages, overheadMs = 0) {
   const builds = stages.filter((s) => s.kind === "build");
   const buildText = builds.map((b) => b.estimateMs > 0 ? `${b.runner} ~${clock(b.estimateMs)}` : `${b.runner} cached`).join(", ");
-  const cases = stages.filter((s) => s.kind === "wall").reduce((n, s) => n + s.units, 0);
+  const cases = stages.filter((s) => s.kind === WALL_KIND).reduce((n, s) => n + s.units, 0);
   const caseMs = stages.filter((s) => s.kind !== "build").reduce((ms, s) => ms + s.estimateMs, 0);
   return `run: builds ${buildText}; ${cases} case run(s) ~${clock(caseMs)} \xB7 ETA ${clock(runEstimateMs(stages, overheadMs))}`;
 }
@@ -38466,7 +44867,7 @@ ${failed2.map((f) => `  ${failureLine(f)}`).join("\n")}`);
   return out.problems.length > 0 || out.results.length === 0 || failed2.length > 0 ? 1 : 0;
 }
 async function keepRun(outDir, specFile, results, profiles) {
-  const folder = join47(outDir, LOCAL_HISTORY);
+  const folder = join48(outDir, LOCAL_HISTORY);
   try {
     const kept = await keepLocally(results, localContext(process.cwd(), `local-${Date.now()}`), { folder, spec: loadSpec(specFile).spec, profiles, log });
     const runs = new Set(readRecords(folder).records.map((r) => r.record.run.id)).size;
@@ -38477,23 +44878,23 @@ async function keepRun(outDir, specFile, results, profiles) {
   }
 }
 async function runShard2(v) {
-  const ref = parseShardRef(v.shard);
-  if (!ref) throw new UsageError(`--shard ${v.shard}: use K/N with 1 <= K <= N, e.g. 2/8`);
+  const ref2 = parseShardRef(v.shard);
+  if (!ref2) throw new UsageError(`--shard ${v.shard}: use K/N with 1 <= K <= N, e.g. 2/8`);
   const c = common(v);
   const selection = selectionOf(v);
   const sources = new Map(selection.runners.map((r) => [r, source(givenClient(v, r) ?? "registry", `${r}-client`)]));
-  const outDir = resolve23(v.out ?? join47("out", `shard-${ref.index}-of-${ref.total}`));
-  const request = { ...selection, ...ref, assignmentFile: v.assignment, historyDir: v.history };
+  const outDir = resolve23(v.out ?? join48("out", `shard-${ref2.index}-of-${ref2.total}`));
+  const request = { ...selection, ...ref2, assignmentFile: v.assignment, historyDir: v.history };
   const planned = shardPlan(request);
   const run2 = await withBee(
     planned.hasNet ? c : { ...c, devNode: void 0 },
     (c2) => shardCommand({ ...request, sources, outDir, cacheDir: c2.cacheDir, reuseBuilds: v.prebuilt, bee: c2.bee, log }, planned)
   );
-  log(`shard ${ref.index}/${ref.total}: ${run2.files.length} result file(s) in ${outDir}, ${run2.problems.length} problem(s), ${Math.round(run2.elapsed_s)} s`);
+  log(`shard ${ref2.index}/${ref2.total}: ${run2.files.length} result file(s) in ${outDir}, ${run2.problems.length} problem(s), ${Math.round(run2.elapsed_s)} s`);
   return run2.problems.length > 0 ? 1 : 0;
 }
 function shortPath(p) {
-  const r = relative6(process.cwd(), p);
+  const r = relative7(process.cwd(), p);
   return r.startsWith("..") || r === "" ? p : r;
 }
 var runCli = {
@@ -38501,7 +44902,7 @@ var runCli = {
   usage: [
     "bee-bench run     [--runner js|go|rs]... [--js-client SRC] [--go-client SRC] [--rs-client SRC]",
     "                  [--size quick|full] [--case GLOB]... [--large] [BEE] [--out DIR]",
-    "                  [--measure wall,instructions,allocations,cycles|both]",
+    `                  [--measure ${MEASURES.join(",")}|both]`,
     "bee-bench run     --shard K/N [the selection flags of a sharded plan] [--assignment FILE] [--history DIR] [--prebuilt] [BEE] [--out DIR]"
   ],
   summary: "build the runners and run the cases; writes OUT/report.{md,html,csv} (default out/)",
@@ -38613,8 +45014,8 @@ function formerNames(c) {
   });
   return kept.length > 0 ? [`Former names, still taken: ${kept.join(", ")}.`] : [];
 }
-function commandHelp(list2) {
-  return list2.flatMap((c) => [
+function commandHelp(list3) {
+  return list3.flatMap((c) => [
     `bee-bench ${c.name}: ${c.summary}`,
     "",
     ...c.examples ? ["Examples:", ...c.examples.flatMap((e) => [`  # ${e.what}`, `  ${e.command}`]), ""] : [],
@@ -38657,8 +45058,8 @@ function foreignFlag(name2, chosen) {
   const shown = takers.length > 3 ? `${takers.slice(0, 3).join(", ")} and others` : takers.join(", ");
   return `bee-bench: ${chosen.name} takes no --${name2}${takers.length ? ` (${shown} ${takers.length === 1 ? "takes" : "take"} it)` : ""}; see bee-bench ${chosen.name} --help`;
 }
-function version2() {
-  return JSON.parse(readFileSync26(join48(packageRoot(), "package.json"), "utf8")).version;
+function version3() {
+  return JSON.parse(readFileSync28(join49(packageRoot(), "package.json"), "utf8")).version;
 }
 function unknownCommand(typed) {
   const names = [...new Set(COMMANDS.map((c) => c.name.split(" ")[0])), "help"];
@@ -38674,17 +45075,17 @@ async function main(args) {
     log(unknownFlag(unknown2.rawName, words));
     return 2;
   }
-  let parsed;
+  let parsed2;
   try {
-    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    parsed2 = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (e) {
     log(parserMessage(e, words));
     return 2;
   }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parsed2;
   const [command, ...rest] = positionals;
   if (values.version) {
-    process.stdout.write(`bee-bench ${version2()}
+    process.stdout.write(`bee-bench ${version3()}
 `);
     return 0;
   }
@@ -38695,12 +45096,12 @@ async function main(args) {
 `);
       return command || values.help ? 0 : 2;
     }
-    const list2 = commandsFor(about);
-    if (list2.length === 0) {
+    const list3 = commandsFor(about);
+    if (list3.length === 0) {
       log(unknownCommand(about.join(" ")));
       return 2;
     }
-    process.stdout.write(`${commandHelp(list2)}
+    process.stdout.write(`${commandHelp(list3)}
 `);
     return 0;
   }
