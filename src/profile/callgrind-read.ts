@@ -186,7 +186,15 @@ export function readDumpProfile(text: string, rename: (fn: string) => string = (
   let calleeNode = '';
   let calleeRaw = '';
   let calls = 0;
-  for (const line of text.split('\n')) {
+  // Each file's line keys, made once (a dump has tens of thousands of cost lines, a few thousand lines).
+  const keysByFile = new Map<string, Map<number, string>>();
+  let keyFile: string | null = null;
+  let fileKeys = new Map<number, string>();
+  for (let from = 0; from < text.length; ) {
+    let to = text.indexOf('\n', from);
+    if (to < 0) to = text.length;
+    const line = text.slice(from, to);
+    from = to + 1;
     const c = line.charCodeAt(0);
     // A cost line: a position (number, +n, -n, *) then the Ir.
     if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 42) {
@@ -207,7 +215,12 @@ export function readDumpProfile(text: string, rename: (fn: string) => string = (
       let cost: LineCost | undefined;
       if (at > 0 && ir !== 0) {
         fnLines ??= profile.lines.get(fn) ?? profile.lines.set(fn, new Map()).get(fn)!;
-        const k = lineKey(srcFile, at);
+        if (srcFile !== keyFile) {
+          keyFile = srcFile;
+          fileKeys = keysByFile.get(srcFile) ?? keysByFile.set(srcFile, new Map()).get(srcFile)!;
+        }
+        let k = fileKeys.get(at);
+        if (k === undefined) fileKeys.set(at, (k = lineKey(srcFile, at)));
         cost = fnLines.get(k);
         if (!cost) fnLines.set(k, (cost = { self: 0, calls: new Map(), ...(instrAt >= 0 && object ? { at: { object, address: prev[instrAt]! } } : {}) }));
       }

@@ -30,15 +30,16 @@ export function callgrindText(p: RowProfile, title: string, name: (fn: string) =
     const home = fileOf(f.name);
     lines.push(`fl=${ref(fileIds, home)}`, `fn=${ref(fnIds, name(f.name))}`);
     // Own cost and calls by line, grouped by file; what no line holds stays at line 0 of the function's file.
-    const byFile = new Map<string, Array<{ line: number; self: number; calls: Map<string, number> }>>();
+    // By file, then line (a function's lines can be thousands: bee-go's runtime with instruction addresses).
+    const byFile = new Map<string, Map<number, { line: number; self: number; calls: Map<string, number> }>>();
     for (const [key, l] of f.lines) {
       // Code inlined from a library is written at the client's line it came from, where traced (source-lines.ts).
       const { src, line } = place(key, l);
       const s = src.shown || shown(splitLineKey(key).file) || home;
-      const at = byFile.get(s) ?? [];
+      const at = byFile.get(s) ?? new Map<number, { line: number; self: number; calls: Map<string, number> }>();
       byFile.set(s, at);
-      const same = at.find((x) => x.line === line);
-      if (!same) at.push({ line, self: l.self, calls: new Map(l.calls) });
+      const same = at.get(line);
+      if (!same) at.set(line, { line, self: l.self, calls: new Map(l.calls) });
       else {
         same.self += l.self;
         for (const [callee, ir] of l.calls) same.calls.set(callee, (same.calls.get(callee) ?? 0) + ir);
@@ -63,7 +64,7 @@ export function callgrindText(p: RowProfile, title: string, name: (fn: string) =
     const files = [...byFile.keys()].sort((a, b) => (a === home ? -1 : b === home ? 1 : a.localeCompare(b)));
     for (const file of files) {
       if (file !== home) lines.push(`fi=${ref(fileIds, file)}`);
-      for (const l of byFile.get(file)!.sort((a, b) => a.line - b.line)) {
+      for (const l of [...byFile.get(file)!.values()].sort((a, b) => a.line - b.line)) {
         const self = Math.round(l.self);
         if (self !== 0) lines.push(`${l.line} ${self}`);
         total += self;
