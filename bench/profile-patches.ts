@@ -129,7 +129,7 @@ async function runAb(p: Patch, client: string, outDir: string, logFile: string):
   const log: string[] = [`load average (1 min) at start: ${load()}`];
   await abPipeline({
     specFile: defaultSpecPath(),
-    profile: 'quick',
+    size: 'quick',
     cases: [p.row],
     outDir,
     cacheDir: process.env.BEE_BENCH_CACHE ?? resolve('.bee-bench/cache'),

@@ -56,7 +56,7 @@ const log = (l: string) => process.stderr.write(`${l}\n`);
 const load = () => loadavg().map((x) => Math.round(x * 100) / 100);
 mkdirSync(outDir, { recursive: true });
 
-const request = (runners: Runner[], large: boolean): SelectionRequest => ({ specFile, runners, profile: 'full', cases: [], large, evidences: EVIDENCES });
+const request = (runners: Runner[], large: boolean): SelectionRequest => ({ specFile, runners, size: 'full', cases: [], large, evidences: EVIDENCES });
 
 interface PlanRow {
   large: boolean;
@@ -125,7 +125,7 @@ const measured: Measured[] = values.reuse && existsSync(piecesFile) ? (JSON.pars
 const save = () => writeFileSync(piecesFile, `${JSON.stringify(measured, null, 2)}\n`);
 
 const { selection, plans } = resolveSelection(request(measuredRunners, false));
-const quick = resolveSelection({ ...request(measuredRunners, false), profile: 'quick' }).plans;
+const quick = resolveSelection({ ...request(measuredRunners, false), size: 'quick' }).plans;
 const model = staticModel(quick, loadSpec(specFile).spec.profiles.quick.iters);
 const sources = new Map<Runner, ClientSource>(
   measuredRunners.map((r) => [r, parseSource(r === 'go' && process.env.BEE_GO_PATH ? process.env.BEE_GO_PATH : 'registry')]),

@@ -222,7 +222,7 @@ function sharedOf(o: PieceOptions, hash: string): Shared {
   const measure = o.measure ?? DEFAULT_MEASURE;
   return {
     runner: o.runner,
-    profile: o.profile,
+    profile: o.size,
     cases: [...o.cases],
     large: o.large ?? false,
     spec_hash: hash,
@@ -282,7 +282,7 @@ export function mergePieces(dirs: readonly string[], o: { specFile: string; outD
   const missing = piecesOfSplit(shared.measure, shared.split)
     .map(pieceText)
     .filter((n) => !seen.has(n));
-  const plan = planFor({ profile: shared.profile, cases: shared.cases, large: shared.large }, spec, hash, shared.runner);
+  const plan = planFor({ size: shared.profile, cases: shared.cases, large: shared.large }, spec, hash, shared.runner);
   const measured = joinPieces(
     pieces.map((p) => p.piece),
     plan,
@@ -317,7 +317,7 @@ export function mergePieces(dirs: readonly string[], o: { specFile: string; outD
     measured,
     rows,
     hash,
-    { ...judging, ...presentation, profile: shared.profile, outDir: o.outDir },
+    { ...judging, ...presentation, size: shared.profile, outDir: o.outDir },
     {
       pieces: pieces.map((p) => ({
         piece: pieceText(p.piece.piece),

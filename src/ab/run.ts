@@ -234,7 +234,7 @@ export function reportAb(
   m: AbMeasured,
   rows: AbRow[],
   hash: string,
-  j: AbJudging & AbPresentation & Pick<PipelineOptions, 'profile' | 'outDir'>,
+  j: AbJudging & AbPresentation & Pick<PipelineOptions, 'size' | 'outDir'>,
   details: Record<string, unknown> = {},
   profiles?: readonly ProfileDiff[],
   nodes?: Record<Side, NodeSide>,
@@ -256,7 +256,7 @@ export function reportAb(
     alpha: j.alpha,
     threshold: j.threshold,
     rounds: m.wall?.roundsDone ?? 0,
-    profile: j.profile,
+    profile: j.size,
     env: {
       host: head?.host ?? 'unknown',
       clientBase: clientText(m.sides.base, 'base'),

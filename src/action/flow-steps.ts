@@ -112,7 +112,7 @@ export async function crossClientRunners(inputs: ActionInputs, client: Runner): 
 
 export function pipelineOptions(env: FlowEnv, outDir = env.outDir): PipelineOptions {
   const i = env.inputs;
-  return { specFile: i.specFile, profile: i.profile, cases: i.cases, ...(i.bee ? { bee: i.bee } : {}), outDir, cacheDir: env.cacheDir, log };
+  return { specFile: i.specFile, size: i.profile, cases: i.cases, ...(i.bee ? { bee: i.bee } : {}), outDir, cacheDir: env.cacheDir, log };
 }
 
 /** The A/B of the inputs between two sides, as one job (runAbPipeline) and each piece of a split one (measurePiece) run it. */

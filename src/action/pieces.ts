@@ -26,7 +26,7 @@ export async function measurePiece(env: FlowEnv, piece: PieceRef, base: SideSour
   await prebuild(env, 'head', i.client, head.source, i.buildCommand);
   await ensureValgrind(i.measure, log);
   const split = Object.fromEntries(i.measure.filter(isDeterministic).map((k) => [k, i.split]));
-  const model = costModel({ specFile: i.specFile, runners: [i.client], profile: i.profile, cases: i.cases, large: false, evidences: [...i.measure] });
+  const model = costModel({ specFile: i.specFile, runners: [i.client], size: i.profile, cases: i.cases, large: false, evidences: [...i.measure] });
   const got = await core.group(`A/B piece ${pieceText(piece)} of ${i.client}`, () =>
     runPiece({
       ...abOptions(env, base, head),

@@ -60,7 +60,7 @@ export function abStepDifference(o: AbStepOptions): Explainer {
       const out = await profileCommand({
         runner: o.runner,
         specFile: o.specFile,
-        profile: o.profile,
+        size: o.size,
         caseId: row.caseId,
         param: row.label,
         sides: { base: { kind: 'path', path: parent.path }, head: { kind: 'path', path: first.path } },

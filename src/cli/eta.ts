@@ -17,7 +17,7 @@ import { clock, type Stage, type StageTiming } from './progress.js';
 export interface RunSelection {
   runners: ReadonlyArray<{ runner: Runner; source: ClientSource; buildCommand?: string }>;
   specFile: string;
-  profile: RunSize;
+  size: RunSize;
   cases: readonly string[];
   large?: boolean;
   measure: Measure;
@@ -44,12 +44,12 @@ export async function runStages(o: RunSelection): Promise<Stage[]> {
         ? 0
         : buildEstimate(cacheDir, r.runner, o.loadFactor).ms,
     });
-    const plan = planOf(r.runner, o.profile, o.cases, o.large);
+    const plan = planOf(r.runner, o.size, o.cases, o.large);
     // Each evidence of the measure over the units it takes, in MEASURES order (the order a run takes them).
     for (const kind of o.measure) {
       const units = plan.units.filter((u) => EVIDENCES[kind].takes(u));
       if (units.length === 0) continue;
-      const last = timings.stages[stageKey(r.runner, kind, o.profile)];
+      const last = timings.stages[stageKey(r.runner, kind, o.size)];
       const estimateMs = last ? last.msPerUnit * units.length : units.reduce((ms, u) => ms + unitCostS(model, plan, u, kind) * 1000, 0);
       stages.push({ runner: r.runner, kind, units: units.length, estimateMs });
     }

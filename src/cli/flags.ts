@@ -214,20 +214,20 @@ function beeTarget(url: string, batchId: string) {
   }
 }
 
-/** The flags most commands share: spec, profile, cases, the node, out and cache folders. */
+/** The flags most commands share: spec, run size, cases, the node, out and cache folders. */
 export function common(v: Values) {
   if (v.size !== undefined && v.profile !== undefined)
     throw new UsageError(`--profile ${v.profile}: the former name of --size, which is given too: keep --size`);
   const flag = v.profile !== undefined ? 'profile' : 'size';
-  const profile = RunSizeSchema.safeParse(v[flag] ?? 'quick');
-  if (!profile.success) throw new UsageError(`--${flag} ${v[flag]}: use quick or full (the run size)`);
+  const size = RunSizeSchema.safeParse(v[flag] ?? 'quick');
+  if (!size.success) throw new UsageError(`--${flag} ${v[flag]}: use quick or full (the run size)`);
   if (Boolean(v['bee-url']) !== Boolean(v['batch-id'])) throw new UsageError('--bee-url and --batch-id go together');
   const specFile = resolve(v.spec ?? defaultSpecPath());
   noteRenamedCases(specFile, v.case ?? []);
   return {
     devNode: devNodeOptions(v),
     specFile,
-    profile: profile.data,
+    size: size.data,
     cases: v.case ?? [],
     large: v.large,
     bee: v['bee-url'] ? beeTarget(v['bee-url'], v['batch-id']!) : undefined,
@@ -299,7 +299,7 @@ export function selectionOf(v: Values): SelectionRequest {
   const c = common(v);
   const m = measureOf(v);
   const evidences = [...m];
-  return { specFile: c.specFile, runners: runnerList(v), profile: c.profile, cases: c.cases, large: c.large ?? false, evidences };
+  return { specFile: c.specFile, runners: runnerList(v), size: c.size, cases: c.cases, large: c.large ?? false, evidences };
 }
 
 export function shardCount(v: Values): number {

@@ -7,7 +7,7 @@ import type { BeeTarget } from '../run/invoke.js';
 
 export interface PipelineOptions {
   specFile: string;
-  profile: RunSize;
+  size: RunSize;
   cases: readonly string[];
   large?: boolean;
   bee?: BeeTarget;
@@ -31,6 +31,6 @@ export async function checkNode(o: PipelineOptions, units: ReadonlyArray<{ kind:
 }
 
 /** The plan of one runner for the job's selection (the hooks are applied at each invocation). */
-export function planFor(o: Pick<PipelineOptions, 'profile' | 'cases' | 'large'>, spec: Spec, specHash: string, runner: Runner): Plan {
-  return resolvePlan({ spec, specHash, runner, profile: o.profile, cases: o.cases, large: o.large });
+export function planFor(o: Pick<PipelineOptions, 'size' | 'cases' | 'large'>, spec: Spec, specHash: string, runner: Runner): Plan {
+  return resolvePlan({ spec, specHash, runner, profile: o.size, cases: o.cases, large: o.large });
 }

@@ -18,7 +18,7 @@ import { processBudgetMs } from './options.js';
 export interface ProfileCommandOptions {
   runner: Runner;
   specFile: string;
-  profile: RunSize;
+  size: RunSize;
   caseId: string;
   /** The param label; default the row's only one. */
   param?: string;
@@ -33,13 +33,13 @@ export interface ProfileCommandOptions {
 /** The row's plan: the case's CPU units, the one with the param's label. */
 function rowPlan(o: ProfileCommandOptions): { plan: Plan; row: RowRef } {
   const { spec, hash } = loadSpec(o.specFile);
-  const all = resolvePlan({ spec, specHash: hash, runner: o.runner, profile: o.profile, cases: [o.caseId] });
+  const all = resolvePlan({ spec, specHash: hash, runner: o.runner, profile: o.size, cases: [o.caseId] });
   const units = all.units.filter((u) => u.id === o.caseId && isCounted(u));
-  if (units.length === 0) throw new Error(`--case ${o.caseId}: no CPU case of that id in ${o.profile} (profiles come from instruction counts, CPU rows only)`);
+  if (units.length === 0) throw new Error(`--case ${o.caseId}: no CPU case of that id in ${o.size} (profiles come from instruction counts, CPU rows only)`);
   const labels = units.map((u) => String(u.param.label));
   const label = o.param ?? (labels.length === 1 ? labels[0]! : undefined);
   if (label === undefined || !labels.includes(label))
-    throw new Error(`--param ${o.param ?? '(none)'}: ${o.caseId} has params ${labels.join(', ')} in ${o.profile}; name one with --param`);
+    throw new Error(`--param ${o.param ?? '(none)'}: ${o.caseId} has params ${labels.join(', ')} in ${o.size}; name one with --param`);
   return { plan: planOf(all, (u) => u.id === o.caseId && String(u.param.label) === label), row: { caseId: o.caseId, label } };
 }
 

@@ -21,7 +21,7 @@ import { pieceOf } from './balance.js';
 export interface SelectionRequest {
   specFile: string;
   runners: readonly Runner[];
-  profile: RunSize;
+  size: RunSize;
   cases: readonly string[];
   large: boolean;
   evidences: readonly MeasureKind[];
@@ -30,16 +30,16 @@ export interface SelectionRequest {
 /** The full plan of every runner of the selection, and the selection as the shards record it. */
 export function resolveSelection(r: SelectionRequest): { selection: Selection; plans: Map<Runner, Plan> } {
   const { spec, hash } = loadSpec(r.specFile);
-  const plans = new Map(r.runners.map((runner) => [runner, resolvePlan({ spec, specHash: hash, runner, profile: r.profile, cases: r.cases, large: r.large })]));
+  const plans = new Map(r.runners.map((runner) => [runner, resolvePlan({ spec, specHash: hash, runner, profile: r.size, cases: r.cases, large: r.large })]));
   return {
-    selection: { runners: [...r.runners], profile: r.profile, cases: [...r.cases], large: r.large, evidences: [...r.evidences], spec_hash: hash },
+    selection: { runners: [...r.runners], profile: r.size, cases: [...r.cases], large: r.large, evidences: [...r.evidences], spec_hash: hash },
     plans,
   };
 }
 
 /** The static cost model of a selection (the spec's own estimate): it decides which pieces run fewer iterations. */
 export function staticCostModel(r: SelectionRequest): CostModel {
-  const quick = resolveSelection({ ...r, profile: 'quick', large: false, cases: [] }).plans;
+  const quick = resolveSelection({ ...r, size: 'quick', large: false, cases: [] }).plans;
   return staticModel(quick, loadSpec(r.specFile).spec.profiles.quick.iters);
 }
 
@@ -87,7 +87,7 @@ export function shardCommand(o: ShardCommand, planned = shardPlan(o)): Promise<S
 export function mergeCommand(specFile: string, shardDirs: readonly string[], outDir: string): { merged: MergeOutcome; reports: WrittenReports } {
   const shards = shardDirs.map((d) => loadShard(resolve(d)));
   const sel = shards[0]?.run.assignment.selection;
-  const { plans } = sel ? resolveSelection({ specFile, ...sel, evidences: sel.evidences }) : { plans: new Map() };
+  const { plans } = sel ? resolveSelection({ specFile, ...sel, size: sel.profile, evidences: sel.evidences }) : { plans: new Map() };
   const { spec, hash } = loadSpec(specFile);
   if (sel && sel.spec_hash !== hash)
     throw new InputError(

@@ -76,7 +76,7 @@ describe('profiles of a PR measured as parallel pieces', { timeout: 2_400_000 },
     expect(oneJob.map((d) => d.caseId).sort()).toEqual([...cases].sort());
     for (const d of oneJob) expect(d.own[0]?.name).toMatch(/^bee::swarm::bmt::(bmt_root|calculate_chunk_address)$/);
 
-    const model = costModel({ specFile, runners: ['rs'], profile: 'quick', cases, large: false, evidences: [...measure] });
+    const model = costModel({ specFile, runners: ['rs'], size: 'quick', cases, large: false, evidences: [...measure] });
     const dirs: string[] = [];
     for (const piece of piecesOfSplit(measure, split)) {
       const dir = join(work, `piece-${pieceText(piece).replace(/[:/]/g, '-')}`);

@@ -54,7 +54,7 @@ describe('a PR measured as parallel pieces', { timeout: 2_400_000 }, () => {
   it('gives the verdicts of one job, and names a missing piece', async () => {
     const single = await abPipeline(options(join(work, 'single')));
     const split = { instructions: 2, allocations: 2 };
-    const model = costModel({ specFile, runners: ['rs'], profile: 'quick', cases, large: false, evidences: [...MEASURES] });
+    const model = costModel({ specFile, runners: ['rs'], size: 'quick', cases, large: false, evidences: [...MEASURES] });
     const dirs: string[] = [];
     const measured: string[][] = [];
     for (const piece of piecesOfSplit(MEASURES, split)) {

@@ -10,7 +10,7 @@ export type RsAb = Pick<AbPipelineOptions, 'cases' | 'base' | 'head' | 'baseLabe
 
 export const rsAbOptions = (ab: RsAb, outDir: string): AbPipelineOptions => ({
   specFile,
-  profile: 'quick',
+  size: 'quick',
   outDir,
   cacheDir: process.env.BEE_BENCH_CACHE,
   log: () => {},

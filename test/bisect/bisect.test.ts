@@ -53,7 +53,7 @@ beforeAll(() => {
 const compare = (outDir: string) =>
   abStepComparator({
     specFile: SPEC,
-    profile: 'quick',
+    size: 'quick',
     cases: [CASE],
     outDir,
     runner: 'rs',
@@ -141,7 +141,7 @@ describe('bisect with instruction counts: where the named commit moved', () => {
   const EDITED = 'bee::swarm::bmt::calculate_chunk_address';
   const counted = (outDir: string, lines: string[]): AbStepOptions => ({
     specFile: SPEC,
-    profile: 'quick',
+    size: 'quick',
     cases: [CASE],
     outDir,
     runner: 'rs',

@@ -108,7 +108,7 @@ describe('run progress', () => {
   it('estimates a run from the cache: a cached build is free, the last times are used, a first run gets the defaults', async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), 'bee-bench-eta-'));
     const runners = [{ runner: 'rs' as const, source: { kind: 'registry' as const } }];
-    const sel = { runners, specFile: defaultSpecPath(), profile: 'quick' as const, cases: ['cpu.*'], measure: ['wall' as const], cacheDir, loadFactor: 1 };
+    const sel = { runners, specFile: defaultSpecPath(), size: 'quick' as const, cases: ['cpu.*'], measure: ['wall' as const], cacheDir, loadFactor: 1 };
     const first = await runStages(sel);
     expect(first.map((s) => [s.kind, s.units])).toEqual([
       ['build', 1],

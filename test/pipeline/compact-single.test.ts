@@ -15,7 +15,7 @@ describe('a counting single run keeps compact profiles', () => {
     const lines: string[] = [];
     const out = await singlePipeline({
       specFile: resolve('spec/bench-spec.json'),
-      profile: 'quick',
+      size: 'quick',
       cases: ['cpu.harness.noop', 'cpu.manifest.lookup-large'],
       outDir,
       runners: [{ runner: 'rs', source: { kind: 'registry' } }],

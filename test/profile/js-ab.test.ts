@@ -61,7 +61,7 @@ describe('bee-js: a real change through ab --measure instructions', () => {
     const cases = [ROW.caseId];
     const out = await abPipeline({
       specFile: defaultSpecPath(),
-      profile: 'quick',
+      size: 'quick',
       cases,
       outDir,
       // A cache of its own: a build of a folder links to it, and this folder is gone after the test.
@@ -131,7 +131,7 @@ describe('bee-js: a real change through ab --measure instructions', () => {
     const outDir = join(work, 'aa');
     const out = await abPipeline({
       specFile: defaultSpecPath(),
-      profile: 'quick',
+      size: 'quick',
       cases: [caseId],
       outDir,
       cacheDir: join(work, 'cache'),

@@ -11,7 +11,7 @@ const specFile = join(process.cwd(), 'spec', 'bench-spec.json');
 const request = {
   specFile,
   runners: ['js', 'go', 'rs'] as const,
-  profile: 'quick' as const,
+  size: 'quick' as const,
   cases: ['cpu.*'],
   large: false,
   evidences: ['wall', 'instructions'] as const,
@@ -113,7 +113,7 @@ describe('plan --shards', () => {
 
 describe('the nightly at 60 minutes', () => {
   it('cuts a count piece beyond the piece budget to fewer iterations, never below one, and leaves the others whole', () => {
-    const full = { ...sel(), profile: 'full' as const, cases: [], evidences: ['wall' as const, 'instructions' as const, 'allocations' as const] };
+    const full = { ...sel(), size: 'full' as const, cases: [], evidences: ['wall' as const, 'instructions' as const, 'allocations' as const] };
     const a = planShards(full, 16);
     const pieces = a.shards.flatMap((s) => s.pieces);
     const cut = pieces.filter((p) => p.iterations !== undefined);

@@ -108,7 +108,7 @@ export async function ab(v: Values): Promise<number> {
     const piece = parsePieceRef(v.piece);
     if (!piece) throw new UsageError(`--piece ${v.piece}: use wall, or instructions:K/N or allocations:K/N with 1 <= K <= N`);
     const split = splitOf(v, measure, piece);
-    const model = costModel({ specFile: c.specFile, runners: [runner], profile: c.profile, cases: c.cases, large: c.large ?? false, evidences: [...measure] });
+    const model = costModel({ specFile: c.specFile, runners: [runner], size: c.size, cases: c.cases, large: c.large ?? false, evidences: [...measure] });
     const got = await withBee(c, (c) => runPiece({ ...c, ...abOptions, piece, split, model }));
     log(`piece ${pieceText(piece)}: ${got.cases.length} case(s) in ${Math.round(got.elapsed_s)} s; wrote ${join(c.outDir, AB_PIECE_FILE)}`);
     return 0;

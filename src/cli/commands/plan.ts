@@ -20,7 +20,7 @@ export function plan(v: Values): number {
   const c = common(v);
   const runner = oneRunner(v, 'plan');
   const { spec, hash } = loadSpec(c.specFile);
-  const plan = resolvePlan({ spec, specHash: hash, runner, profile: c.profile, cases: c.cases, large: c.large, hooks: hooksFromEnv(process.env) });
+  const plan = resolvePlan({ spec, specHash: hash, runner, profile: c.size, cases: c.cases, large: c.large, hooks: hooksFromEnv(process.env) });
   process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
   return 0;
 }

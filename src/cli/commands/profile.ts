@@ -15,7 +15,7 @@ export async function profile(v: Values): Promise<number> {
   const out = await profileCommand({
     runner,
     specFile: c.specFile,
-    profile: c.profile,
+    size: c.size,
     caseId: currentId(caseAliases(loadSpec(c.specFile).spec), v.case![0]!), // a former id names the case (common() said so)
     ...(v.param ? { param: v.param } : {}),
     sides: { ...(v.base ? { base: source(v.base, 'base') } : {}), ...(v.head ? { head: source(v.head, 'head') } : {}) },

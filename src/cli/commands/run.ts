@@ -56,7 +56,7 @@ export async function run(v: Values): Promise<number> {
   // Every step with its estimate first; then a line per build start and finished case, with an
   // ETA over the steps left, and a heartbeat when a step is silent (a cold cargo build).
   const stages = await runStages({ ...c, runners, measure });
-  log(planLine(stages, overheadEstimate(c.cacheDir, c.profile)));
+  log(planLine(stages, overheadEstimate(c.cacheDir, c.size)));
   const progress = runProgress(stages, log);
   const heartbeat = setInterval(() => progress.beat(), 2_000);
   heartbeat.unref();
@@ -69,7 +69,7 @@ export async function run(v: Values): Promise<number> {
   // Each run a point of the local history under --out; the last line says how to see the trend.
   if (out.results.length > 0) log(await keepRun(c.outDir, c.specFile, out.results, out.profiles));
   // Last: what this run took since the process started (what a user waits), for the next one's estimate.
-  recordStages(c.cacheDir, c.profile, stepTimes, { elapsedMs: performance.now(), stages });
+  recordStages(c.cacheDir, c.size, stepTimes, { elapsedMs: performance.now(), stages });
   return out.problems.length > 0 || out.results.length === 0 || failed.length > 0 ? 1 : 0;
 }
 
