@@ -34667,7 +34667,14 @@ function readDumpProfile(text4, rename = (f) => f) {
   let calleeNode = "";
   let calleeRaw = "";
   let calls = 0;
-  for (const line of text4.split("\n")) {
+  const keysByFile = /* @__PURE__ */ new Map();
+  let keyFile = null;
+  let fileKeys = /* @__PURE__ */ new Map();
+  for (let from = 0; from < text4.length; ) {
+    let to = text4.indexOf("\n", from);
+    if (to < 0) to = text4.length;
+    const line = text4.slice(from, to);
+    from = to + 1;
     const c = line.charCodeAt(0);
     if (c >= 48 && c <= 57 || c === 43 || c === 45 || c === 42) {
       const fields = line.split(" ");
@@ -34686,7 +34693,12 @@ function readDumpProfile(text4, rename = (f) => f) {
       let cost;
       if (at2 > 0 && ir2 !== 0) {
         fnLines ??= profile2.lines.get(fn) ?? profile2.lines.set(fn, /* @__PURE__ */ new Map()).get(fn);
-        const k = lineKey(srcFile, at2);
+        if (srcFile !== keyFile) {
+          keyFile = srcFile;
+          fileKeys = keysByFile.get(srcFile) ?? keysByFile.set(srcFile, /* @__PURE__ */ new Map()).get(srcFile);
+        }
+        let k = fileKeys.get(at2);
+        if (k === void 0) fileKeys.set(at2, k = lineKey(srcFile, at2));
         cost = fnLines.get(k);
         if (!cost) fnLines.set(k, cost = { self: 0, calls: /* @__PURE__ */ new Map(), ...instrAt >= 0 && object2 ? { at: { object: object2, address: prev[instrAt] } } : {} });
       }
@@ -35115,10 +35127,10 @@ function callgrindText(p, title, name2 = (f) => f) {
     for (const [key5, l] of f.lines) {
       const { src, line } = place(key5, l);
       const s = src.shown || shown(splitLineKey(key5).file) || home;
-      const at2 = byFile.get(s) ?? [];
+      const at2 = byFile.get(s) ?? /* @__PURE__ */ new Map();
       byFile.set(s, at2);
-      const same = at2.find((x) => x.line === line);
-      if (!same) at2.push({ line, self: l.self, calls: new Map(l.calls) });
+      const same = at2.get(line);
+      if (!same) at2.set(line, { line, self: l.self, calls: new Map(l.calls) });
       else {
         same.self += l.self;
         for (const [callee, ir2] of l.calls) same.calls.set(callee, (same.calls.get(callee) ?? 0) + ir2);
@@ -35143,7 +35155,7 @@ function callgrindText(p, title, name2 = (f) => f) {
     const files = [...byFile.keys()].sort((a, b) => a === home ? -1 : b === home ? 1 : a.localeCompare(b));
     for (const file2 of files) {
       if (file2 !== home) lines.push(`fi=${ref2(fileIds, file2)}`);
-      for (const l of byFile.get(file2).sort((a, b) => a.line - b.line)) {
+      for (const l of [...byFile.get(file2).values()].sort((a, b) => a.line - b.line)) {
         const self2 = Math.round(l.self);
         if (self2 !== 0) lines.push(`${l.line} ${self2}`);
         total += self2;
@@ -39220,7 +39232,7 @@ async function checkNode(o, units) {
   o.log(`Bee node ${o.bee.url} (version ${version4}) answers; batch ${o.bee.batchId} is usable`);
 }
 function planFor(o, spec, specHash2, runner) {
-  return resolvePlan({ spec, specHash: specHash2, runner, profile: o.profile, cases: o.cases, large: o.large });
+  return resolvePlan({ spec, specHash: specHash2, runner, profile: o.size, cases: o.cases, large: o.large });
 }
 
 // src/ab/run.ts
@@ -39340,7 +39352,7 @@ function reportAb(m, rows, hash2, j, details = {}, profiles, nodes) {
     alpha: j.alpha,
     threshold: j.threshold,
     rounds: m.wall?.roundsDone ?? 0,
-    profile: j.profile,
+    profile: j.size,
     env: {
       host: head2?.host ?? "unknown",
       clientBase: clientText(m.sides.base, "base"),
@@ -40093,14 +40105,14 @@ function renderShardsMarkdown(m) {
 // src/shard/commands.ts
 function resolveSelection(r) {
   const { spec, hash: hash2 } = loadSpec(r.specFile);
-  const plans = new Map(r.runners.map((runner) => [runner, resolvePlan({ spec, specHash: hash2, runner, profile: r.profile, cases: r.cases, large: r.large })]));
+  const plans = new Map(r.runners.map((runner) => [runner, resolvePlan({ spec, specHash: hash2, runner, profile: r.size, cases: r.cases, large: r.large })]));
   return {
-    selection: { runners: [...r.runners], profile: r.profile, cases: [...r.cases], large: r.large, evidences: [...r.evidences], spec_hash: hash2 },
+    selection: { runners: [...r.runners], profile: r.size, cases: [...r.cases], large: r.large, evidences: [...r.evidences], spec_hash: hash2 },
     plans
   };
 }
 function staticCostModel(r) {
-  const quick = resolveSelection({ ...r, profile: "quick", large: false, cases: [] }).plans;
+  const quick = resolveSelection({ ...r, size: "quick", large: false, cases: [] }).plans;
   return staticModel(quick, loadSpec(r.specFile).spec.profiles.quick.iters);
 }
 function costModel(r, historyDir) {
@@ -40136,7 +40148,7 @@ function shardCommand(o, planned = shardPlan(o)) {
 function mergeCommand(specFile, shardDirs, outDir) {
   const shards = shardDirs.map((d) => loadShard(resolve9(d)));
   const sel = shards[0]?.run.assignment.selection;
-  const { plans } = sel ? resolveSelection({ specFile, ...sel, evidences: sel.evidences }) : { plans: /* @__PURE__ */ new Map() };
+  const { plans } = sel ? resolveSelection({ specFile, ...sel, size: sel.profile, evidences: sel.evidences }) : { plans: /* @__PURE__ */ new Map() };
   const { spec, hash: hash2 } = loadSpec(specFile);
   if (sel && sel.spec_hash !== hash2)
     throw new InputError(
@@ -40360,7 +40372,7 @@ function sharedOf(o, hash2) {
   const measure = o.measure ?? DEFAULT_MEASURE;
   return {
     runner: o.runner,
-    profile: o.profile,
+    profile: o.size,
     cases: [...o.cases],
     large: o.large ?? false,
     spec_hash: hash2,
@@ -40402,7 +40414,7 @@ function mergePieces(dirs, o) {
   if (hash2 !== shared.spec_hash)
     throw new InputError(o.specFile, [`spec hash ${hash2} differs from the pieces' ${shared.spec_hash}`], "merge with the spec the pieces ran");
   const missing = piecesOfSplit(shared.measure, shared.split).map(pieceText).filter((n) => !seen.has(n));
-  const plan2 = planFor({ profile: shared.profile, cases: shared.cases, large: shared.large }, spec, hash2, shared.runner);
+  const plan2 = planFor({ size: shared.profile, cases: shared.cases, large: shared.large }, spec, hash2, shared.runner);
   const measured = joinPieces(
     pieces.map((p) => p.piece),
     plan2
@@ -40437,7 +40449,7 @@ function mergePieces(dirs, o) {
     measured,
     rows,
     hash2,
-    { ...judging, ...presentation, profile: shared.profile, outDir: o.outDir },
+    { ...judging, ...presentation, size: shared.profile, outDir: o.outDir },
     {
       pieces: pieces.map((p) => ({
         piece: pieceText(p.piece.piece),
@@ -40659,15 +40671,15 @@ function common(v) {
   if (v.size !== void 0 && v.profile !== void 0)
     throw new UsageError(`--profile ${v.profile}: the former name of --size, which is given too: keep --size`);
   const flag = v.profile !== void 0 ? "profile" : "size";
-  const profile2 = RunSizeSchema.safeParse(v[flag] ?? "quick");
-  if (!profile2.success) throw new UsageError(`--${flag} ${v[flag]}: use quick or full (the run size)`);
+  const size = RunSizeSchema.safeParse(v[flag] ?? "quick");
+  if (!size.success) throw new UsageError(`--${flag} ${v[flag]}: use quick or full (the run size)`);
   if (Boolean(v["bee-url"]) !== Boolean(v["batch-id"])) throw new UsageError("--bee-url and --batch-id go together");
   const specFile = resolve10(v.spec ?? defaultSpecPath());
   noteRenamedCases(specFile, v.case ?? []);
   return {
     devNode: devNodeOptions(v),
     specFile,
-    profile: profile2.data,
+    size: size.data,
     cases: v.case ?? [],
     large: v.large,
     bee: v["bee-url"] ? beeTarget(v["bee-url"], v["batch-id"]) : void 0,
@@ -40721,7 +40733,7 @@ function selectionOf(v) {
   const c = common(v);
   const m = measureOf(v);
   const evidences = [...m];
-  return { specFile: c.specFile, runners: runnerList(v), profile: c.profile, cases: c.cases, large: c.large ?? false, evidences };
+  return { specFile: c.specFile, runners: runnerList(v), size: c.size, cases: c.cases, large: c.large ?? false, evidences };
 }
 function shardCount(v) {
   return num2(v.shards, "shards", 1, (n) => Number.isInteger(n) && n >= 1 && n <= 256, "a whole number from 1 to 256 (a GitHub matrix holds 256 jobs)");
@@ -40837,7 +40849,7 @@ async function ab(v) {
     const piece = parsePieceRef(v.piece);
     if (!piece) throw new UsageError(`--piece ${v.piece}: use wall, or instructions:K/N or allocations:K/N with 1 <= K <= N`);
     const split = splitOf(v, measure, piece);
-    const model = costModel({ specFile: c.specFile, runners: [runner], profile: c.profile, cases: c.cases, large: c.large ?? false, evidences: [...measure] });
+    const model = costModel({ specFile: c.specFile, runners: [runner], size: c.size, cases: c.cases, large: c.large ?? false, evidences: [...measure] });
     const got = await withBee(c, (c2) => runPiece({ ...c2, ...abOptions, piece, split, model }));
     log(`piece ${pieceText(piece)}: ${got.cases.length} case(s) in ${Math.round(got.elapsed_s)} s; wrote ${join32(c.outDir, AB_PIECE_FILE)}`);
     return 0;
@@ -41001,13 +41013,13 @@ import { mkdirSync as mkdirSync12, rmSync as rmSync10 } from "node:fs";
 import { join as join34, resolve as resolve11 } from "node:path";
 function rowPlan(o) {
   const { spec, hash: hash2 } = loadSpec(o.specFile);
-  const all = resolvePlan({ spec, specHash: hash2, runner: o.runner, profile: o.profile, cases: [o.caseId] });
+  const all = resolvePlan({ spec, specHash: hash2, runner: o.runner, profile: o.size, cases: [o.caseId] });
   const units = all.units.filter((u) => u.id === o.caseId && isCounted(u));
-  if (units.length === 0) throw new Error(`--case ${o.caseId}: no CPU case of that id in ${o.profile} (profiles come from instruction counts, CPU rows only)`);
+  if (units.length === 0) throw new Error(`--case ${o.caseId}: no CPU case of that id in ${o.size} (profiles come from instruction counts, CPU rows only)`);
   const labels = units.map((u) => String(u.param.label));
   const label = o.param ?? (labels.length === 1 ? labels[0] : void 0);
   if (label === void 0 || !labels.includes(label))
-    throw new Error(`--param ${o.param ?? "(none)"}: ${o.caseId} has params ${labels.join(", ")} in ${o.profile}; name one with --param`);
+    throw new Error(`--param ${o.param ?? "(none)"}: ${o.caseId} has params ${labels.join(", ")} in ${o.size}; name one with --param`);
   return { plan: planOf(all, (u) => u.id === o.caseId && String(u.param.label) === label), row: { caseId: o.caseId, label } };
 }
 async function profileSide(o, built, name2, plan2, row) {
@@ -41085,7 +41097,7 @@ function abStepDifference(o) {
       const out = await profileCommand({
         runner: o.runner,
         specFile: o.specFile,
-        profile: o.profile,
+        size: o.size,
         caseId: row.caseId,
         param: row.label,
         sides: { base: { kind: "path", path: parent.path }, head: { kind: "path", path: first2.path } },
@@ -44333,7 +44345,7 @@ function plan(v) {
   const c = common(v);
   const runner = oneRunner(v, "plan");
   const { spec, hash: hash2 } = loadSpec(c.specFile);
-  const plan2 = resolvePlan({ spec, specHash: hash2, runner, profile: c.profile, cases: c.cases, large: c.large, hooks: hooksFromEnv(process.env) });
+  const plan2 = resolvePlan({ spec, specHash: hash2, runner, profile: c.size, cases: c.cases, large: c.large, hooks: hooksFromEnv(process.env) });
   process.stdout.write(`${JSON.stringify(plan2, null, 2)}
 `);
   return 0;
@@ -44369,7 +44381,7 @@ async function profile(v) {
   const out = await profileCommand({
     runner,
     specFile: c.specFile,
-    profile: c.profile,
+    size: c.size,
     caseId: currentId(caseAliases(loadSpec(c.specFile).spec), v.case[0]),
     // a former id names the case (common() said so)
     ...v.param ? { param: v.param } : {},
@@ -44794,11 +44806,11 @@ async function runStages(o) {
       units: 1,
       estimateMs: await isBuilt({ runner: r.runner, source: r.source, cacheDir, buildCommand: r.buildCommand }) ? 0 : buildEstimate(cacheDir, r.runner, o.loadFactor).ms
     });
-    const plan2 = planOf2(r.runner, o.profile, o.cases, o.large);
+    const plan2 = planOf2(r.runner, o.size, o.cases, o.large);
     for (const kind of o.measure) {
       const units = plan2.units.filter((u) => EVIDENCES[kind].takes(u));
       if (units.length === 0) continue;
-      const last = timings.stages[stageKey(r.runner, kind, o.profile)];
+      const last = timings.stages[stageKey(r.runner, kind, o.size)];
       const estimateMs = last ? last.msPerUnit * units.length : units.reduce((ms, u) => ms + unitCostS(model, plan2, u, kind) * 1e3, 0);
       stages.push({ runner: r.runner, kind, units: units.length, estimateMs });
     }
@@ -44851,7 +44863,7 @@ async function run(v) {
     runners.push({ runner, source: source(given ?? "registry", `${runner}-client`), buildCommand: v["build-command"] });
   }
   const stages = await runStages({ ...c, runners, measure });
-  log(planLine(stages, overheadEstimate(c.cacheDir, c.profile)));
+  log(planLine(stages, overheadEstimate(c.cacheDir, c.size)));
   const progress2 = runProgress(stages, log);
   const heartbeat = setInterval(() => progress2.beat(), 2e3);
   heartbeat.unref();
@@ -44863,7 +44875,7 @@ async function run(v) {
   if (failed2.length > 0) log(`${failureHeadline(failed2.length)}:
 ${failed2.map((f) => `  ${failureLine(f)}`).join("\n")}`);
   if (out.results.length > 0) log(await keepRun(c.outDir, c.specFile, out.results, out.profiles));
-  recordStages(c.cacheDir, c.profile, stepTimes, { elapsedMs: performance.now(), stages });
+  recordStages(c.cacheDir, c.size, stepTimes, { elapsedMs: performance.now(), stages });
   return out.problems.length > 0 || out.results.length === 0 || failed2.length > 0 ? 1 : 0;
 }
 async function keepRun(outDir, specFile, results, profiles) {
