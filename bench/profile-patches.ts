@@ -24,6 +24,7 @@ import { profileOf, rowFolder } from '../src/profile/index.js';
 import { loadSpec } from '../src/spec/load.js';
 import { resolvePlan } from '../src/spec/plan.js';
 import { RunnerSchema, type Runner } from '../src/spec/schema.js';
+import { AbRowSchema, type AbRow } from '../src/verdict/row.js';
 import { lineLanding, readDiff } from './lib/profile-lines.js';
 import { accountFor } from './lib/profile-account.js';
 
@@ -184,12 +185,12 @@ function analyze(p: Patch, client: string, outDir: string, logFile: string): Lan
   const change = head.total - base.total;
   const first = ab.own[0];
   const share = first && change !== 0 ? first.change / change : 0;
-  const abJson = JSON.parse(readFileSync(join(outDir, 'ab.json'), 'utf8')) as { rows?: Array<Record<string, unknown>> };
-  const verdict = countVerdict(abJson.rows?.find((r) => r.caseId === p.row));
+  const abJson = z.object({ rows: z.array(AbRowSchema) }).parse(JSON.parse(readFileSync(join(outDir, 'ab.json'), 'utf8')));
+  const verdict = countVerdict(abJson.rows.find((r) => r.caseId === p.row));
   const at = expectedLine(p, client);
   const lines = lineLanding(readDiff(join(outDir, 'profiles', rowFolder(row))), { file: p.expect.line.file, line: at, function: p.expect.function });
   const log = existsSync(logFile) ? readFileSync(logFile, 'utf8') : '';
-  const timing = /profiles: .* in (\d+) ms \(counting took (\d+) ms\)/.exec(log);
+  const timing = /profiles: .* in (\d+) ms \((?:counting|its runs) took (\d+) ms\)/.exec(log);
   return {
     id: p.id,
     runner: p.runner,
@@ -209,18 +210,11 @@ function analyze(p: Patch, client: string, outDir: string, logFile: string): Lan
   };
 }
 
-/** The row's instruction-count verdict in ab.json, wherever the row keeps it (`instructions.verdict`). */
-function countVerdict(row: unknown): string {
-  if (!row || typeof row !== 'object') return '?';
-  for (const [k, v] of Object.entries(row)) {
-    if (k === 'instructions' && v && typeof v === 'object' && typeof (v as { verdict?: unknown }).verdict === 'string') {
-      const verdict = (v as { verdict: string }).verdict;
-      return verdict === '~' ? 'no' : `yes (${verdict})`;
-    }
-    const inner = countVerdict(v);
-    if (inner !== '?') return inner;
-  }
-  return '?';
+/** The row's instruction-count verdict in ab.json (`evidence.instructions.judged.verdict`), '?' when it has none. */
+function countVerdict(row: AbRow | undefined): string {
+  const instructions = row?.evidence.instructions;
+  const verdict = instructions && 'judged' in instructions ? instructions.judged?.verdict : undefined;
+  return verdict === undefined ? '?' : verdict === '~' ? 'no' : `yes (${verdict})`;
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(2)}%`;
