@@ -44,8 +44,15 @@ export interface V8Code {
 export interface V8Log {
   /** The code objects with a code-source-info, by `address:size`, oldest first. */
   codes: Map<string, V8Code[]>;
-  /** Script name and the start of each of its lines (UTF-16 offsets, as V8 counts), by script id. */
-  scripts: Map<number, { name: string; lineStarts: number[] }>;
+  /** Script name and its source as the log escaped it, by script id (scriptLines reads its lines). */
+  scripts: Map<number, V8Script>;
+}
+
+export interface V8Script {
+  name: string;
+  /** The source as V8 wrote it (escaped: unescapeV8), undone only for scripts whose lines are asked for. */
+  escaped: string;
+  lineStarts?: number[];
 }
 
 const HEX = /^0x[0-9a-f]+$/i;
@@ -79,6 +86,12 @@ export function unescapeV8(s: string): string {
   );
 }
 
+/** The start of each line of a script (UTF-16 offsets, as V8 counts them), read once. */
+export function scriptLines(script: V8Script): number[] {
+  script.lineStarts ??= lineStartsOf(unescapeV8(script.escaped));
+  return script.lineStarts;
+}
+
 function lineStartsOf(source: string): number[] {
   const starts = [0];
   for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) starts.push(i + 1);
@@ -109,7 +122,7 @@ const bad = (file: string, n: number, event: string, why: string) =>
  */
 export function parseV8Log(text: string, file = 'V8 log'): V8Log {
   const codes = new Map<string, V8Code[]>();
-  const scripts = new Map<number, { name: string; lineStarts: number[] }>();
+  const scripts = new Map<number, V8Script>();
   // The newest code-creation at each address (code-source-info follows it), and each function's
   // name and script by its SharedFunctionInfo (the inlined functions are named by it).
   const created = new Map<string, { address: number; size: number; name: string; tier: string; sfi: string | null }>();
@@ -161,7 +174,7 @@ export function parseV8Log(text: string, file = 'V8 log'): V8Log {
       const third = second < 0 ? -1 : line.indexOf(',', second + 1);
       const id = Number(line.slice(comma + 1, second));
       if (third < 0 || !Number.isInteger(id)) throw bad(file, i + 1, event, 'expected script-source,<id>,<name>,<source>');
-      scripts.set(id, { name: unescapeV8(line.slice(second + 1, third)), lineStarts: lineStartsOf(unescapeV8(line.slice(third + 1))) });
+      scripts.set(id, { name: unescapeV8(line.slice(second + 1, third)), escaped: line.slice(third + 1) });
     } else if (event === 'sfi-move') {
       const [, from, to] = line.split(',');
       const had = from ? sfis.get(from.toLowerCase()) : undefined;
@@ -183,7 +196,7 @@ export function codeAt(logs: readonly V8Log[], address: number, size: number, ra
 }
 
 /** The script a function's log name (`name path:line:column`) is in, where its SharedFunctionInfo gave no script id. */
-function scriptNamed(log: V8Log, name: string): V8Log['scripts'] extends Map<number, infer S> ? S | undefined : never {
+function scriptNamed(log: V8Log, name: string): V8Script | undefined {
   const path = /(?:^| )(\S+):\d+:\d+$/.exec(name)?.[1];
   if (!path) return undefined;
   for (const s of log.scripts.values()) if (s.name === path) return s;
@@ -207,7 +220,7 @@ export function framesAt(log: V8Log, code: V8Code, pc: number): SourceFrame[] {
   const at = ps[lo - 1]!;
   const frame = (name: string, scriptId: number | null, offset: number): SourceFrame => {
     const s = scriptId === null ? scriptNamed(log, name) : log.scripts.get(scriptId);
-    return { name, script: s?.name ?? null, line: s && offset >= 0 ? lineOf(s.lineStarts, offset) : null };
+    return { name, script: s?.name ?? null, line: s && offset >= 0 ? lineOf(scriptLines(s), offset) : null };
   };
   const frames: SourceFrame[] = [];
   let offset = at.offset;

@@ -14,7 +14,7 @@ import { lineKey, readDumpProfile } from '../../src/profile/callgrind-read.js';
 import { sideLists } from '../../src/profile/diff.js';
 import { foldIntoClient } from '../../src/profile/fold.js';
 import { rowProfile } from '../../src/profile/row-profile.js';
-import { codeAt, framesAt, parseV8Log, unescapeV8 } from '../../src/profile/v8-log.js';
+import { codeAt, framesAt, parseV8Log, scriptLines, unescapeV8 } from '../../src/profile/v8-log.js';
 import { dumpSymbolizers } from '../../src/profile/v8-symbols.js';
 
 const FIXTURES = resolve('test/fixtures/v8-log');
@@ -48,7 +48,7 @@ describe('parseV8Log on a real node 20 log', () => {
 
   it('reads each script with its lines, escapes undone', () => {
     const bmt = [...log.scripts.values()].find((s) => s.name.endsWith('@ethersphere/bee-js/bmt.js'));
-    expect(bmt?.lineStarts).toHaveLength(11);
+    expect(scriptLines(bmt!)).toHaveLength(11);
     expect(unescapeV8('a\\x2C b\\nc\\\\d\\u00e9')).toBe('a, b\nc\\dé');
   });
 
