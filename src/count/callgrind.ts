@@ -32,15 +32,16 @@ export const JS_COUNT_FLAGS = ['--single-threaded', '--predictable', '--predicta
  * V8 writes each piece of code it compiles, with its address, to a perf map, which names the
  * JIT code that callgrind can only call by address (src/profile/v8-symbols.ts; the runner marks
  * each dump with the map's length then), and to its code log (`--log-code`: each optimized code
- * object's source positions and inlined functions, src/profile/v8-log.ts), which countingCommand
- * sends beside the dumps (`--logfile`, one file per isolate). The loggers' own cost is left out
+ * object's source positions and inlined functions, src/profile/v8-log.ts; without the scripts'
+ * texts, which the profiles read from the scripts' files), which countingCommand sends beside
+ * the dumps (`--logfile`, one file per isolate). The loggers' own cost is left out
  * of every count (V8_LOGGER_FUNCTION). And builtins stay where the node binary's symbols name them: with
  * short builtin calls (on by default where the machine has 4 GB) an isolate whose code lies far
  * from the binary, as a worker's may, runs a copy of them that has no name, and callgrind then
  * also counts the JavaScript a copied builtin jumps into as the builtin's (docs/profiles.md,
  * "bee-js names", measures what naming costs).
  */
-export const JS_NAMING_FLAGS = ['--perf-basic-prof', '--log-code', '--no-short-builtin-calls'] as const;
+export const JS_NAMING_FLAGS = ['--perf-basic-prof', '--log-code', '--no-log-source-code', '--no-short-builtin-calls'] as const;
 
 /**
  * Go under callgrind: asynchronous preemption's signals trip an assertion in callgrind's signal

@@ -5,15 +5,18 @@
 // (`C180O29I1`: from code offset 180, script offset 29, inlining 1), each inlining's function and
 // call site (`F0O126F1O259I0`: inlining 0 is function 0 called at script offset 126 of the outer
 // function, inlining 1 function 1 called at 259 inside inlining 0) and the inlined functions'
-// SharedFunctionInfo addresses (`S0x..S0x..`). With `script-source` lines (each script's text)
-// that gives, for any instruction of optimized code, its inlining stack down to a script line:
-// which function's source, of the ones V8 inlined into that code, the instruction came from.
-// Interpreted and baseline code have no per-instruction positions here (their positions are by
-// bytecode offset), nor do builtins.
+// SharedFunctionInfo addresses (`S0x..S0x..`). With each script's text (its `script-source` line
+// where V8 wrote one; the counting runs turn them off, `--no-log-source-code`, a fifth of the log's
+// size, and the script's file is read instead) that gives, for any instruction of optimized code,
+// its inlining stack down to a script line: which function's source, of the ones V8 inlined into
+// that code, the instruction came from. Interpreted and baseline code have no per-instruction
+// positions here (their positions are by bytecode offset), nor do builtins.
 //
 //   const log = parseV8Log(text, file)             // one isolate's log
-//   const code = log.codeAt(start, size, rank)     // the code object a perf map entry named
-//   framesAt(log, code, pcOffset)                  // its inlining stack there, innermost first
+//   const found = codeAt([log], start, size, rank) // the code object a perf map entry named
+//   framesAt(found.log, found.code, pcOffset)      // its inlining stack there, innermost first
+import { readFileSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 
 /** One function frame at an instruction: the function (V8's log name, `name path:line:column`), its script and the offset there. */
@@ -50,9 +53,14 @@ export interface V8Log {
 
 export interface V8Script {
   name: string;
-  /** The source as V8 wrote it (escaped: unescapeV8), undone only for scripts whose lines are asked for. */
-  escaped: string;
-  lineStarts?: number[];
+  /**
+   * The source as V8 wrote it (`script-source`, escaped: unescapeV8), undone only for scripts whose
+   * lines are asked for; absent where the log has no source (`--no-log-source-code`, how the
+   * counting runs write it): the script's file is read where the dumps are read.
+   */
+  escaped?: string;
+  /** Line starts, once read; null where the source could not be read. */
+  lineStarts?: number[] | null;
 }
 
 const HEX = /^0x[0-9a-f]+$/i;
@@ -86,9 +94,23 @@ export function unescapeV8(s: string): string {
   );
 }
 
-/** The start of each line of a script (UTF-16 offsets, as V8 counts them), read once. */
-export function scriptLines(script: V8Script): number[] {
-  script.lineStarts ??= lineStartsOf(unescapeV8(script.escaped));
+/**
+ * The start of each line of a script (UTF-16 offsets, as V8 counts them), read once: from the
+ * log's `script-source`, else from the script's file (a path or `file://` URL), else null.
+ */
+export function scriptLines(script: V8Script): number[] | null {
+  if (script.lineStarts === undefined) {
+    let source: string | null = script.escaped === undefined ? null : unescapeV8(script.escaped);
+    if (source === null) {
+      const path = script.name.startsWith('file://') ? decodeURIComponent(script.name.slice('file://'.length)) : script.name;
+      try {
+        source = isAbsolute(path) ? readFileSync(path, 'utf8') : null;
+      } catch {
+        source = null;
+      }
+    }
+    script.lineStarts = source === null ? null : lineStartsOf(source);
+  }
   return script.lineStarts;
 }
 
@@ -147,6 +169,11 @@ export function parseV8Log(text: string, file = 'V8 log'): V8Log {
       const c = created.get(addr.toLowerCase());
       if (!c) continue; // code logged before the log began (none with --log-code from the start)
       const scriptId = Number(script);
+      // Without script-source lines, a script is known by the path in its functions' names.
+      if (!scripts.has(scriptId)) {
+        const path = /(?:^| )(\S+):\d+:\d+$/.exec(c.name)?.[1];
+        if (path) scripts.set(scriptId, { name: path });
+      }
       if (c.sfi) sfis.set(c.sfi, { name: c.name, scriptId });
       // Interpreted code's positions are by bytecode offset (callgrind never runs a bytecode array),
       // baseline code has none here: no positions per instruction.
@@ -220,7 +247,8 @@ export function framesAt(log: V8Log, code: V8Code, pc: number): SourceFrame[] {
   const at = ps[lo - 1]!;
   const frame = (name: string, scriptId: number | null, offset: number): SourceFrame => {
     const s = scriptId === null ? scriptNamed(log, name) : log.scripts.get(scriptId);
-    return { name, script: s?.name ?? null, line: s && offset >= 0 ? lineOf(scriptLines(s), offset) : null };
+    const starts = s && offset >= 0 ? scriptLines(s) : null;
+    return { name, script: s?.name ?? null, line: starts ? lineOf(starts, offset) : null };
   };
   const frames: SourceFrame[] = [];
   let offset = at.offset;

@@ -4,18 +4,18 @@
 // --no-logfile-per-isolate main.js` on test/fixtures/v8-log's three scripts laid out as
 // node_modules/some-lib/index.js and node_modules/@ethersphere/bee-js/bmt.js; the lines about
 // those scripts kept, their folder written `/app/`), so V8's own format is what is read.
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { JS_COUNT_FLAGS } from '../../src/count/callgrind.js';
+import { JS_COUNT_FLAGS, JS_NAMING_FLAGS } from '../../src/count/callgrind.js';
 import { lineKey, readDumpProfile } from '../../src/profile/callgrind-read.js';
 import { sideLists } from '../../src/profile/diff.js';
 import { foldIntoClient } from '../../src/profile/fold.js';
 import { rowProfile } from '../../src/profile/row-profile.js';
 import { codeAt, framesAt, parseV8Log, scriptLines, unescapeV8 } from '../../src/profile/v8-log.js';
-import { dumpSymbolizers } from '../../src/profile/v8-symbols.js';
+import { dumpSymbolizers, v8PerfMapPath } from '../../src/profile/v8-symbols.js';
 
 const FIXTURES = resolve('test/fixtures/v8-log');
 const LOG = readFileSync(join(FIXTURES, 'inlined-callback.v8.log'), 'utf8');
@@ -80,11 +80,19 @@ describe('parseV8Log on a real node 20 log', () => {
     expect(() => parseV8Log(`${LOG}code-creation,JS,13,1,0xzz,4,f\n`, 'v8.log')).toThrow(/v8\.log:40: .*field 5/);
   });
 
-  it("reads what node writes now (this machine's node, the counting flags)", () => {
+  it("reads what node writes now (this machine's node, the counting flags: no script sources, the files are read)", () => {
     const dir = tempDir();
     layOut(dir);
-    execFileSync(process.execPath, [...JS_COUNT_FLAGS, '--log-code', `--logfile=${join(dir, 'v8.log')}`, '--no-logfile-per-isolate', 'main.js'], { cwd: dir });
-    const fresh = parseV8Log(readFileSync(join(dir, 'v8.log'), 'utf8'), 'v8.log');
+    const run = spawnSync(process.execPath, [...JS_COUNT_FLAGS, ...JS_NAMING_FLAGS, `--logfile=${join(dir, 'v8.log')}`, '--no-logfile-per-isolate', 'main.js'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    // --perf-basic-prof's map: V8's fixed place, not left behind.
+    if (run.pid) rmSync(v8PerfMapPath(run.pid), { force: true });
+    expect(run.status, run.stderr).toBe(0);
+    const text = readFileSync(join(dir, 'v8.log'), 'utf8');
+    expect(text).not.toMatch(/^script-source,/m);
+    const fresh = parseV8Log(text, 'v8.log');
     const optimized = [...fresh.codes.values()].flat().filter((c) => c.name.startsWith('log2Reduce ') && c.tier === '*');
     expect(optimized.length).toBeGreaterThan(0);
     // The callback is inlined into log2Reduce's optimized code and its instructions placed at its lines.
