@@ -12,7 +12,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { toolVersion } from '../build/exec.js';
 import { profileCallgrindOptions } from './profile-options.js';
-import { V8_LOG_NAME } from '../profile/v8-symbols.js';
 import type { RunnerCommand } from '../build/builder.js';
 import type { Counter, Runner } from '../spec/schema.js';
 import { dumpEvents, estimatedCycles, inclusiveCosts, v8Costs, V8_HEAP_FUNCTION, V8_LOGGER_FUNCTION } from '../../runners/js/src/callgrind-costs.mjs';
@@ -42,6 +41,9 @@ export const JS_COUNT_FLAGS = ['--single-threaded', '--predictable', '--predicta
  * "bee-js names", measures what naming costs).
  */
 export const JS_NAMING_FLAGS = ['--perf-basic-prof', '--log-code', '--no-log-source-code', '--no-short-builtin-calls'] as const;
+
+/** The name V8's code log gets beside the dumps (`--logfile`); V8 puts `isolate-<address>-<pid>-` before it (src/profile/v8-symbols.ts v8LogFiles). */
+export const V8_LOG_NAME = 'v8.log';
 
 /**
  * Go under callgrind: asynchronous preemption's signals trip an assertion in callgrind's signal

@@ -28,6 +28,7 @@
 //   deoptimization): they read as one name, so add their costs under it.
 import { copyFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
+import { V8_LOG_NAME } from '../count/callgrind.js';
 import { enclosingLookup, type EnclosingAt } from './js-enclosing.js';
 import { codeAt, framesAt, parseV8Log, type V8Log } from './v8-log.js';
 
@@ -433,9 +434,6 @@ export function v8LogFiles(dumpDir: string, pid: number): string[] {
     .sort()
     .map((f) => join(dumpDir, f));
 }
-
-/** The name the counting run gives V8's code log (`--logfile`); V8 puts `isolate-<address>-<pid>-` before it. */
-export const V8_LOG_NAME = 'v8.log';
 
 /** The symbolizer for one dump of a bee-js counting run in `dumpDir` (dumpSymbolizers). */
 export const dumpSymbolizer = (dumpText: string, dumpDir: string, packageOf: PackageOf = packageLookup()) => dumpSymbolizers(dumpDir, packageOf)(dumpText);

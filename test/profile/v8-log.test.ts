@@ -83,10 +83,14 @@ describe('parseV8Log on a real node 20 log', () => {
   it("reads what node writes now (this machine's node, the counting flags: no script sources, the files are read)", () => {
     const dir = tempDir();
     layOut(dir);
-    const run = spawnSync(process.execPath, [...JS_COUNT_FLAGS, ...JS_NAMING_FLAGS, `--logfile=${join(dir, 'v8.log')}`, '--no-logfile-per-isolate', 'main.js'], {
-      cwd: dir,
-      encoding: 'utf8',
-    });
+    const run = spawnSync(
+      process.execPath,
+      [...JS_COUNT_FLAGS, ...JS_NAMING_FLAGS, `--logfile=${join(dir, 'v8.log')}`, '--no-logfile-per-isolate', 'main.js'],
+      {
+        cwd: dir,
+        encoding: 'utf8',
+      },
+    );
     // --perf-basic-prof's map: V8's fixed place, not left behind.
     if (run.pid) rmSync(v8PerfMapPath(run.pid), { force: true });
     expect(run.status, run.stderr).toBe(0);
