@@ -217,19 +217,27 @@ export function readDumpProfile(text: string, rename: ((fn: string) => string) &
     const c = line.charCodeAt(0);
     // A cost line: a position (number, +n, -n, *) then the Ir.
     if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 42) {
-      const fields = line.split(' ');
-      if (lineAt >= 0) {
-        const f = fields[lineAt] ?? '';
-        const p = prev[lineAt]!;
-        prev[lineAt] = f === '*' ? p : f[0] === '+' ? p + Number(f.slice(1)) : f[0] === '-' ? p - Number(f.slice(1)) : Number(f);
+      // The positions, then the Ir: fields cut by hand (a dump with addresses has a cost line per
+      // instruction, hundreds of thousands; splitting each into an array was most of the read).
+      let start = 0;
+      let ir = 0;
+      for (let k = 0; k <= positions.length; k++) {
+        let end = line.indexOf(' ', start);
+        if (end < 0) end = line.length;
+        if (k === positions.length) {
+          ir = Number(line.slice(start, end)) || 0;
+          break;
+        }
+        if (k === lineAt || k === instrAt) {
+          // `*` the previous cost line's, `+n`/`-n` relative to it; addresses are hexadecimal (0x... when absolute).
+          const sign = line.charCodeAt(start);
+          const text = sign === 43 || sign === 45 ? line.slice(start + 1, end) : line.slice(start, end);
+          const n = sign === 42 ? 0 : k === instrAt ? parseInt(text, 16) : Number(text);
+          prev[k] = sign === 42 ? prev[k]! : sign === 43 ? prev[k]! + n : sign === 45 ? prev[k]! - n : n;
+        }
+        start = end + 1;
+        if (start > line.length) break;
       }
-      if (instrAt >= 0) {
-        // Addresses are hexadecimal, absolute (0x...) or relative to the previous cost line's.
-        const f = fields[instrAt] ?? '';
-        const p = prev[instrAt]!;
-        prev[instrAt] = f === '*' ? p : f[0] === '+' ? p + parseInt(f.slice(1), 16) : f[0] === '-' ? p - parseInt(f.slice(1), 16) : parseInt(f, 16);
-      }
-      const ir = Number(fields[positions.length] ?? 0) || 0;
       let at = lineAt < 0 ? 0 : prev[lineAt]!;
       let cost: LineCost | undefined;
       // JIT code (no line tables): its line and, for inlined bee-js code, the function it is charged to.

@@ -204,9 +204,11 @@ export function placer(p: RowProfile): Placer {
     level = level.flatMap((fn) => [...(p.edges.get(fn)?.keys() ?? [])]).filter((fn) => !reached.has(fn) && !isClient(fn));
   }
   const asked = new Map<string, Set<number>>();
-  for (const fn of reached)
-    for (const [key, l] of p.functions.get(fn)?.lines ?? [])
-      if (l.at && !fileOf(splitLineKey(key).file).own) asked.set(l.at.object, (asked.get(l.at.object) ?? new Set()).add(l.at.address));
+  // bee-js: JIT code is placed from V8's code log when read; node's binary has no inlined frames to ask for.
+  if (p.runner !== 'js')
+    for (const fn of reached)
+      for (const [key, l] of p.functions.get(fn)?.lines ?? [])
+        if (l.at && !fileOf(splitLineKey(key).file).own) asked.set(l.at.object, (asked.get(l.at.object) ?? new Set()).add(l.at.address));
   const traced = new Map<string, Map<number, Frame[]>>([...asked].map(([object, addresses]) => [object, inlinedFrames(object, [...addresses])]));
   const place: Placer['place'] = (key, l) => {
     const { file, line } = splitLineKey(key);
