@@ -212,59 +212,56 @@ export function readDumpProfile(text: string, rename: ((fn: string) => string) &
   for (let from = 0; from < text.length; ) {
     let to = text.indexOf('\n', from);
     if (to < 0) to = text.length;
-    const line = text.slice(from, to);
-    from = to + 1;
-    const c = line.charCodeAt(0);
+    const c = text.charCodeAt(from);
     // A cost line: a position (number, +n, -n, *) then the Ir.
     if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 42) {
-      // The positions, then the Ir: fields cut by hand (a dump with addresses has a cost line per
-      // instruction, hundreds of thousands; splitting each into an array was most of the read).
-      let start = 0;
+      // The positions, then the Ir, read in place: a dump with addresses has a cost line per
+      // instruction (half a million in a bee-js iteration), and a string or array per field made
+      // most of the read's time and garbage.
+      let pos = from;
       let ir = 0;
-      for (let k = 0; k <= positions.length; k++) {
-        let end = line.indexOf(' ', start);
-        if (end < 0) end = line.length;
-        if (k === positions.length) {
-          ir = Number(line.slice(start, end)) || 0;
-          break;
+      for (let k = 0; k <= positions.length && pos < to; k++) {
+        const sign = text.charCodeAt(pos);
+        let q = sign === 42 || sign === 43 || sign === 45 ? pos + 1 : pos;
+        // Addresses are hexadecimal (`0x…` when absolute), relative to the previous cost line's; lines decimal.
+        const hex = k === instrAt;
+        if (hex && text.charCodeAt(q) === 48 && text.charCodeAt(q + 1) === 120) q += 2;
+        let n = 0;
+        for (let ch = text.charCodeAt(q); q < to && ch !== 32; ch = text.charCodeAt(++q)) {
+          n = hex ? n * 16 + (ch <= 57 ? ch - 48 : (ch | 32) - 87) : n * 10 + (ch - 48);
         }
-        if (k === lineAt || k === instrAt) {
-          // `*` the previous cost line's, `+n`/`-n` relative to it; addresses are hexadecimal (0x... when absolute).
-          const sign = line.charCodeAt(start);
-          const text = sign === 43 || sign === 45 ? line.slice(start + 1, end) : line.slice(start, end);
-          const n = sign === 42 ? 0 : k === instrAt ? parseInt(text, 16) : Number(text);
-          prev[k] = sign === 42 ? prev[k]! : sign === 43 ? prev[k]! + n : sign === 45 ? prev[k]! - n : n;
-        }
-        start = end + 1;
-        if (start > line.length) break;
+        if (k === positions.length) ir = n;
+        else if (k === lineAt || k === instrAt) prev[k] = sign === 42 ? prev[k]! : sign === 43 ? prev[k]! + n : sign === 45 ? prev[k]! - n : n;
+        pos = q + 1;
       }
+      from = to + 1;
       let at = lineAt < 0 ? 0 : prev[lineAt]!;
       let cost: LineCost | undefined;
       // JIT code (no line tables): its line and, for inlined bee-js code, the function it is charged to.
       const place = jit && ir !== 0 && rawFn ? jit(rawFn, prev[instrAt]!) : null;
       if (place) {
         at = 0;
-        const to = place.charge ?? fn;
+        const target = place.charge ?? fn;
         let toNode = node;
         if (place.charge) {
           toNode = inlinedNode(place.charge, node);
-          addEdge(profile.edges, fn, to, 0, ir);
+          addEdge(profile.edges, fn, target, 0, ir);
           addEdge(ctx.edges, node, toNode, 0, ir);
-          if (!profile.files.has(to)) profile.files.set(to, '');
+          if (!profile.files.has(target)) profile.files.set(target, '');
         }
-        const lines = profile.lines.get(to) ?? profile.lines.set(to, new Map()).get(to)!;
+        const lines = profile.lines.get(target) ?? profile.lines.set(target, new Map()).get(target)!;
         const k = lineKey(place.file, place.line);
         cost = lines.get(k);
         if (!cost) lines.set(k, (cost = { self: 0, calls: new Map(), ...(place.function ? { frame: place.function } : {}) }));
         if (callee === null) {
-          add(profile.self, to, ir);
+          add(profile.self, target, ir);
           add(ctx.self, toNode, ir);
           cost.self += ir;
         } else {
-          if (callee !== to) add(cost.calls, callee, ir);
+          if (callee !== target) add(cost.calls, callee, ir);
           const deeper = read(calleeRaw).deeper;
-          if (callee !== to) {
-            addEdge(profile.edges, to, callee, calls, ir);
+          if (callee !== target) {
+            addEdge(profile.edges, target, callee, calls, ir);
             if (deeper) add(profile.reentered, callee, ir);
           }
           if (calleeNode !== toNode) {
@@ -303,7 +300,11 @@ export function readDumpProfile(text: string, rename: ((fn: string) => string) &
         }
         callee = null;
       }
-    } else if (line.startsWith('fl=')) {
+      continue;
+    }
+    const line = text.slice(from, to);
+    from = to + 1;
+    if (line.startsWith('fl=')) {
       file = files.resolve(line.slice(3));
       srcFile = file;
     } else if (line.startsWith('fi=') || line.startsWith('fe=')) {
