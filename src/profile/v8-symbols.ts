@@ -26,6 +26,11 @@
 //   from the `perf-map=<bytes>` the bee-js runner appends to each dump's name.
 // - One function can have several pieces of code (each tier, code replaced after a
 //   deoptimization): they read as one name, so add their costs under it.
+// - With V8's code log beside the dumps (v8-log.ts), a dump's symbolizer also places each JIT
+//   instruction at a source line (`positions`, JitPlace): the log's code object for the perf-map
+//   entry that covers it (same address and size, in order), its innermost frame in the client's
+//   source, and for bee-js code V8 inlined into another package's code the bee-js function its
+//   cost is charged to (callgrind-read.ts moves it there).
 import { copyFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import { V8_LOG_NAME } from '../count/callgrind.js';
