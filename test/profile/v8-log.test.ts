@@ -119,6 +119,8 @@ describe('a bee-js callback inlined into library code, in a dump', () => {
   const map = [
     `${BASELINE.address.toString(16)} ${BASELINE.size.toString(16)} JS:^log2Reduce ${dir}/node_modules/some-lib/index.js:2:20`,
     `${OPTIMIZED.address.toString(16)} ${OPTIMIZED.size.toString(16)} JS:*log2Reduce ${dir}/node_modules/some-lib/index.js:2:20`,
+    // The callback's own optimized code (from before V8 inlined it).
+    `7f10fafc8840 158 JS:* ${dir}/node_modules/@ethersphere/bee-js/bmt.js:4:31`,
     '',
   ].join('\n');
   writeFileSync(join(dir, `perf-${pid}.map`), map);
@@ -169,6 +171,15 @@ describe('a bee-js callback inlined into library code, in a dump', () => {
     expect(d.lines.get(charged!)?.get(lineKey(bmt, 5))).toEqual({ self: 30, calls: new Map([['Builtins_TypedArrayPrototypeSlice', 500]]), frame: 'rootHash' });
     // No position in the client's source: the library's own instructions have no line.
     expect(d.lines.get(host)).toBeUndefined();
+  });
+
+  it("places bee-js's own optimized code at its lines without charging it elsewhere; a library's own instructions have no client line", () => {
+    const sym = dumpSymbolizers(dir)(dump);
+    // Code offset 43 of the callback's own code: `const left = a.slice()` (bmt.js line 5).
+    expect(sym.positions?.('0x00007f10fafc8840', 0x7f10fafc8840 + 43)).toEqual({ file: bmt, line: 5, function: 'rootHash' });
+    expect(sym.positions?.(F, OPTIMIZED.address + 67)).toBeNull();
+    // Baseline code: no positions per instruction.
+    expect(sym.positions?.(`0x0000${BASELINE.address.toString(16)}`, BASELINE.address + 8)).toBeNull();
   });
 
   it('lists it under the bee-js function it is written in, with its line', () => {
