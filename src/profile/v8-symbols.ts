@@ -256,12 +256,31 @@ function symbolizerOver(
 ): NamingSymbolizer {
   const found = new Map<string, string | null>();
   const starts = new Map<string, { file: string; line: number }>();
+  // The newest entry covering an address, through the entries sorted by start (made on first use):
+  // every entry starting within the largest size below the address is a candidate. A scan of the
+  // whole map per address was most of a bee-js profile's time once instructions were looked up.
+  let byStart: number[] | null = null;
+  let widest = 0;
   const entryAt = (address: number): WrittenEntry | PerfMapEntry | null => {
-    for (let i = count - 1; i >= 0; i--) {
-      const e = entries[i]!;
-      if (address >= e.start && address < e.start + e.size) return e;
+    if (!byStart) {
+      byStart = Array.from({ length: count }, (_, i) => i).sort((a, b) => entries[a]!.start - entries[b]!.start || a - b);
+      for (let i = 0; i < count; i++) widest = Math.max(widest, entries[i]!.size);
     }
-    return null;
+    let lo = 0;
+    let hi = byStart.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (entries[byStart[mid]!]!.start <= address) lo = mid + 1;
+      else hi = mid;
+    }
+    let best = -1;
+    for (let j = lo - 1; j >= 0; j--) {
+      const i = byStart[j]!;
+      const e = entries[i]!;
+      if (e.start + widest <= address) break;
+      if (address < e.start + e.size && i > best) best = i;
+    }
+    return best < 0 ? null : entries[best]!;
   };
   const lookup = (address: number): string | null => {
     const e = entryAt(address);
