@@ -298,13 +298,18 @@ func (s *session) execute(ctx context.Context, env *Env, impl Case, u plan.Unit,
 func (s *session) timed(ctx context.Context, env *Env, b *Bench, u plan.Unit, step int) (sample, error) {
 	counted := s.modes.Count && u.Kind == "cpu"
 	allocs := s.modes.Allocs && u.Kind == "cpu"
+	if counted {
+		// What the region allocates at the same page offsets in every process, whatever ran since
+		// the setup (the digest, the warmups, the log's system calls): count.Align. Before the
+		// settle, so that the region always follows the same scheduling path (the sleep's wake-up),
+		// never a preemption of the alignment's allocations, which left the thread's stack
+		// elsewhere: one miss more or fewer in the noop row.
+		count.Align()
+	}
 	if counted || allocs {
 		measure.Settle()
 	}
 	if counted {
-		// What the region allocates at the same page offsets in every process, whatever ran since
-		// the setup (the digest, the warmups, the log's system calls): count.Align.
-		count.Align()
 		count.Start()
 	}
 	var a0 alloc.Counts
