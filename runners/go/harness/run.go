@@ -301,9 +301,7 @@ func (s *session) timed(ctx context.Context, env *Env, b *Bench, u plan.Unit, st
 	if counted {
 		// What the region allocates at the same page offsets in every process, whatever ran since
 		// the setup (the digest, the warmups, the log's system calls): count.Align. Before the
-		// settle, so that the region always follows the same scheduling path (the sleep's wake-up),
-		// never a preemption of the alignment's allocations, which left the thread's stack
-		// elsewhere: one miss more or fewer in the noop row.
+		// settle, so that the region still follows the sleep's wake-up, not the alignment's work.
 		count.Align()
 	}
 	if counted || allocs {
