@@ -14,7 +14,16 @@ import { toolVersion } from '../build/exec.js';
 import { profileCallgrindOptions } from './profile-options.js';
 import type { RunnerCommand } from '../build/builder.js';
 import type { Counter, Runner } from '../spec/schema.js';
-import { dumpEvents, estimatedCycles, inclusiveCosts, v8Costs, V8_HEAP_FUNCTION, V8_LOGGER_FUNCTION } from '../../runners/js/src/callgrind-costs.mjs';
+import {
+  dumpEvents,
+  estimatedCycles,
+  inclusiveCosts,
+  L1_MISS_CYCLES,
+  LL_MISS_CYCLES,
+  v8Costs,
+  V8_HEAP_FUNCTION,
+  V8_LOGGER_FUNCTION,
+} from '../../runners/js/src/callgrind-costs.mjs';
 
 /** What bee-js counts leave out (V8's heap management's own cost, its loggers with callees): function profiles too (src/profile). */
 export { V8_HEAP_FUNCTION, V8_LOGGER_FUNCTION };
@@ -86,6 +95,9 @@ export async function findCounter(): Promise<{ counter: Counter } | { counter: n
  * which many real last levels do not have). No branch simulation: KCachegrind's formula as
  * docs/evidence.md states it reads the cache misses only.
  */
+/** What one cache line missed in both levels adds to the estimated cycles (the estimate's weights). */
+export const LINE_MISS_CYCLES = L1_MISS_CYCLES + LL_MISS_CYCLES;
+
 export const CACHE_SIM_FLAGS = ['--cache-sim=yes', '--I1=32768,8,64', '--D1=32768,8,64', '--LL=8388608,16,64'] as const;
 
 /**

@@ -2,7 +2,7 @@
 // CACHE_SIM_FLAGS, a fixed cache geometry), each timed iteration's Ir + 10 x L1 misses + 100 x
 // last-level misses (KCachegrind's CEst; docs/evidence.md "Estimated cycles"), judged like counts.
 // Counts do not see memory; cycles see what the simulated caches make of it.
-import { L1_MISS_CYCLES, LL_MISS_CYCLES } from '../../runners/js/src/callgrind-costs.mjs';
+import { LINE_MISS_CYCLES } from '../count/callgrind.js';
 import { countingEvidence } from './counting.js';
 import { CYCLES_METRICS, CYCLES_VIEW } from './views.js';
 
@@ -23,7 +23,7 @@ export const CYCLES = countingEvidence('cycles', {
   // processes of the same build), so such a row's floor is at least two lines' share of its
   // figure (2.7% of the noop's 8,130); a row of millions of cycles keeps the floor
   // (docs/calibration.md "Estimated cycles").
-  resolution: 2 * (L1_MISS_CYCLES + LL_MISS_CYCLES),
+  resolution: 2 * LINE_MISS_CYCLES,
   // bee-js's misses follow where V8 places heap and code in each process: its cycles differ by
   // 0.07-4.94% between processes whose instructions agree to 0.03%, and its A/A runs raised false
   // flags (docs/calibration.md "Estimated cycles"). A red row must be real, so bee-js is not judged.
