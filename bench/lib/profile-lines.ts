@@ -1,6 +1,6 @@
 // Where a patch-set change's expected source line lands, read from the row's diff.json (the
 // product's own lists, what the comment and the HTML view show: each client function's moved
-// lines, top five, largest change first; bee-js functions only their start), for
+// lines, top five, largest change first; a bee-js function without optimized code only its start), for
 // bench/profile-patches.ts. Lines there are head's numbers, matched against base by place already
 // (src/profile/source-lines.ts), so the expected line is the patched file's line number.
 import { existsSync, readFileSync } from 'node:fs';
@@ -57,8 +57,8 @@ const ordinal = (n: number) => `${n}${n === 1 ? 'st' : n === 2 ? 'nd' : n === 3 
 /**
  * Where the expected line ranks in the diff's lists: the first listed client function's top moved
  * line, else its rank among that function's lines, else among another function's, else not listed.
- * bee-js functions carry no lines (V8 gives none within JIT code): the check says so and gives the
- * first function's start.
+ * A bee-js row whose functions carry no lines (none ran in optimized code, where V8's code log
+ * gives positions): the check says so and gives the first function's start.
  */
 export function lineLanding(diff: ProfileDiff, expected: ExpectedLine): LineLanding {
   const first = diff.own[0];
@@ -69,7 +69,7 @@ export function lineLanding(diff: ProfileDiff, expected: ExpectedLine): LineLand
     return {
       topIsExpected: false,
       topNamesFunction: false,
-      text: diff.runner === 'js' ? `no line positions (V8 gives none within JIT code)${start}; the change is at ${at}` : 'no lines in this profile',
+      text: diff.runner === 'js' ? `no line positions (V8 gives them for optimized code only)${start}; the change is at ${at}` : 'no lines in this profile',
     };
   }
   const top = first.lines?.[0];

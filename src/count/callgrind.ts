@@ -54,15 +54,20 @@ const JS_CYCLES_ENV = { UV_THREADPOOL_SIZE: '1', BEE_BENCH_CACHE_SIM: '1' } as c
 /**
  * V8 writes each piece of code it compiles, with its address, to a perf map, which names the
  * JIT code that callgrind can only call by address (src/profile/v8-symbols.ts; the runner marks
- * each dump with the map's length then). The loggers' own cost is left out of every count
- * (V8_LOGGER_FUNCTION); the V8 log file the flag also turns on goes nowhere, rather than into
- * the runner's working folder. And builtins stay where the node binary's symbols name them: with
+ * each dump with the map's length then), and to its code log (`--log-code`: each optimized code
+ * object's source positions and inlined functions, src/profile/v8-log.ts; without the scripts'
+ * texts, which the profiles read from the scripts' files), which countingCommand sends beside
+ * the dumps (`--logfile`, one file per isolate). The loggers' own cost is left out
+ * of every count (V8_LOGGER_FUNCTION). And builtins stay where the node binary's symbols name them: with
  * short builtin calls (on by default where the machine has 4 GB) an isolate whose code lies far
  * from the binary, as a worker's may, runs a copy of them that has no name, and callgrind then
  * also counts the JavaScript a copied builtin jumps into as the builtin's (docs/profiles.md,
  * "bee-js names", measures what naming costs).
  */
-export const JS_NAMING_FLAGS = ['--perf-basic-prof', '--logfile=/dev/null', '--no-short-builtin-calls'] as const;
+export const JS_NAMING_FLAGS = ['--perf-basic-prof', '--log-code', '--no-log-source-code', '--no-short-builtin-calls'] as const;
+
+/** The name V8's code log gets beside the dumps (`--logfile`); V8 puts `isolate-<address>-<pid>-` before it (src/profile/v8-symbols.ts v8LogFiles). */
+export const V8_LOG_NAME = 'v8.log';
 
 /**
  * Go under callgrind: asynchronous preemption's signals trip an assertion in callgrind's signal
@@ -121,7 +126,7 @@ export function countingCommand(
   const [exe, ...rest] = cmd.argv;
   if (!exe) throw new Error('empty runner command');
   const countFlags = o.cacheSim ? JS_CYCLES_FLAGS : JS_COUNT_FLAGS;
-  const jsFlags = o.names === false ? countFlags : [...countFlags, ...JS_NAMING_FLAGS];
+  const jsFlags = o.names === false ? countFlags : [...countFlags, ...JS_NAMING_FLAGS, `--logfile=${join(dumpDir, V8_LOG_NAME)}`];
   const inner = runner === 'js' ? [exe, ...jsFlags, ...rest] : [exe, ...rest];
   return {
     ...cmd,
@@ -129,10 +134,11 @@ export function countingCommand(
       'valgrind',
       '--tool=callgrind',
       '--instr-atstart=no',
-      // Cost by source line too, and for bee-rs and bee-go by instruction address (JIT code has no
-      // line tables): function profiles' "Source lines", docs/profiles.md; the counts are the same.
+      // Cost by source line and by instruction address (bee-js's JIT code has no line tables: its
+      // addresses are placed through V8's code log): function profiles' "Source lines",
+      // docs/profiles.md; the counts are the same.
       '--dump-line=yes',
-      ...(runner === 'js' ? [] : ['--dump-instr=yes']),
+      '--dump-instr=yes',
       '--compress-strings=yes',
       // What function profiles ask of the dumps (caller context): src/count/profile-options.ts.
       ...profileCallgrindOptions(runner),

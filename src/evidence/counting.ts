@@ -34,6 +34,8 @@ export interface CountingOptions<K extends CountingKind> {
   iterations?: number;
   /** Its figure's units in history records' metrics: per iteration, and per op where the case declares ops. */
   historyUnits?: { perIteration: string; perOp: string };
+  /** The figure's quantum in its units (StepOptions.resolution); none for counts, which move by single instructions. */
+  resolution?: number;
   /** Clients whose figures its rule cannot judge, and why (their A/A calibration failed). */
   notJudged?: Partial<Record<Runner, string>>;
 }
@@ -87,7 +89,7 @@ export function countingEvidence<K extends CountingKind>(kind: K, o: CountingOpt
         from.counter ? { counter: from.counter } : {},
       ),
     counterOf: (r) => (r.counter ? `${o.tool} (${r.counter.version})` : null),
-    judge: (floor) => (base, baseAgain, head) => judgeSteps(base, baseAgain, head, { floor }),
+    judge: (floor) => (base, baseAgain, head) => judgeSteps(base, baseAgain, head, { floor, ...(o.resolution ? { resolution: o.resolution } : {}) }),
     defaultThreshold: o.view.defaultThreshold,
     ...(o.historyUnits ? { historyMetrics: (c: CaseResult) => medianMetrics(figures(c), c.work, o.historyUnits!) } : {}),
   };

@@ -2,6 +2,7 @@
 // CACHE_SIM_FLAGS, a fixed cache geometry), each timed iteration's Ir + 10 x L1 misses + 100 x
 // last-level misses (KCachegrind's CEst; docs/evidence.md "Estimated cycles"), judged like counts.
 // Counts do not see memory; cycles see what the simulated caches make of it.
+import { L1_MISS_CYCLES, LL_MISS_CYCLES } from '../../runners/js/src/callgrind-costs.mjs';
 import { countingEvidence } from './counting.js';
 import { CYCLES_METRICS, CYCLES_VIEW } from './views.js';
 
@@ -17,6 +18,12 @@ export const CYCLES = countingEvidence('cycles', {
   // Plain counting's slowdown times the cache simulation's cost over it per timed iteration, measured (docs/calibration.md "Estimated cycles").
   slowdown: { setup: 5, warmup: 5, timed: 50 * 5.5 },
   profiles: false,
+  // Two lines missed in both cache levels: which few lines an almost empty step misses depends on
+  // the thread it runs on (bee-go's empty noop read 8,129 or 8,239 cycles, one line apart, across
+  // processes of the same build), so such a row's floor is at least two lines' share of its
+  // figure (2.7% of the noop's 8,130); a row of millions of cycles keeps the floor
+  // (docs/calibration.md "Estimated cycles").
+  resolution: 2 * (L1_MISS_CYCLES + LL_MISS_CYCLES),
   // bee-js's cycles processes now place code and heap alike (JS_CYCLES_FLAGS, src/count/callgrind.ts),
   // and 5 of its 9 real rows repeat within 0.06%; `keccak.bulk` falls into two states by the process's
   // history (0.62% apart, 4 of 30 A/A runs flagged) and three rows' data-cache misses still differ

@@ -24,7 +24,16 @@ export interface LineCost {
    * inlined through (source-lines.ts).
    */
   at?: { object: string; address: number };
+  /** bee-js: the function whose source holds the line, from V8's code log (v8-symbols.ts JitPlace). */
+  frame?: string;
 }
+
+/**
+ * bee-js: where an instruction of JIT code came from (v8-symbols.ts `positions`): its client
+ * source line and, for bee-js code V8 inlined into another package's function, the bee-js
+ * function its cost is charged to.
+ */
+export type JitPositions = (fn: string, address: number) => { file: string; line: number; function?: string; charge?: string } | null;
 
 /** A source line's key in `DumpProfile.lines`: the file as callgrind wrote it, then the line number. */
 export const lineKey = (file: string, line: number): string => `${file}\u0001${line}`;
@@ -133,7 +142,7 @@ const add = (m: Map<string, number>, k: string, v: number) => m.set(k, (m.get(k)
  * Parses a callgrind file (format version 1, one event: Ir). `rename` maps a function's name as
  * callgrind wrote it (recursion suffix removed) to the name shown (demangling, V8's JIT symbols).
  */
-export function readDumpProfile(text: string, rename: (fn: string) => string = (f) => f): DumpProfile {
+export function readDumpProfile(text: string, rename: ((fn: string) => string) & { positions?: JitPositions } = (f) => f): DumpProfile {
   const profile: DumpProfile = {
     trigger: triggerOf(text),
     self: new Map(),
@@ -163,8 +172,9 @@ export function readDumpProfile(text: string, rename: (fn: string) => string = (
     if (n === undefined) renamed.set(raw, (n = rename(raw)));
     return n;
   };
-  // Each name callgrind wrote, read once: its function, context node and recursion level.
-  const parsed = new Map<string, { fn: string; node: string; deeper: boolean }>();
+  // Each name callgrind wrote, read once: its function, context node and recursion level, and the
+  // name callgrind gave the function itself (bee-js's JIT code: the address V8's code log is read at).
+  const parsed = new Map<string, { fn: string; node: string; deeper: boolean; raw: string }>();
   const read = (raw: string) => {
     let r = parsed.get(raw);
     if (!r) {
@@ -172,15 +182,24 @@ export function readDumpProfile(text: string, rename: (fn: string) => string = (
       const chain = [s.fn, ...s.callers].map(rename1);
       const node = contextKey(chain);
       if (!ctx.chain.has(node)) ctx.chain.set(node, chain);
-      parsed.set(raw, (r = { fn: chain[0]!, node, deeper: s.level > 1 }));
+      parsed.set(raw, (r = { fn: chain[0]!, node, deeper: s.level > 1, raw: s.fn }));
     }
     return r;
+  };
+  // bee-js: V8's positions of JIT code's instructions (with instruction addresses in the dump).
+  const jit = instrAt >= 0 ? rename.positions : undefined;
+  // A bee-js function inlined into another package's JIT code: its node under the code's node.
+  const inlinedNode = (charge: string, host: string) => {
+    const key = contextKey([charge, host]);
+    if (!ctx.chain.has(key)) ctx.chain.set(key, [charge, ...(ctx.chain.get(host) ?? [host])]);
+    return key;
   };
   // Nodes entered at their first level: only those have deeper levels whose calls count twice.
   const firstLevel = new Set<string>();
   const ctxReentered = new Map<string, number>();
   let file = '';
   let fn = '';
+  let rawFn = '';
   let node = '';
   let callee: string | null = null;
   let calleeNode = '';
@@ -193,26 +212,66 @@ export function readDumpProfile(text: string, rename: (fn: string) => string = (
   for (let from = 0; from < text.length; ) {
     let to = text.indexOf('\n', from);
     if (to < 0) to = text.length;
-    const line = text.slice(from, to);
-    from = to + 1;
-    const c = line.charCodeAt(0);
+    const c = text.charCodeAt(from);
     // A cost line: a position (number, +n, -n, *) then the Ir.
     if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 42) {
-      const fields = line.split(' ');
-      if (lineAt >= 0) {
-        const f = fields[lineAt] ?? '';
-        const p = prev[lineAt]!;
-        prev[lineAt] = f === '*' ? p : f[0] === '+' ? p + Number(f.slice(1)) : f[0] === '-' ? p - Number(f.slice(1)) : Number(f);
+      // The positions, then the Ir, read in place: a dump with addresses has a cost line per
+      // instruction (half a million in a bee-js iteration), and a string or array per field made
+      // most of the read's time and garbage.
+      let pos = from;
+      let ir = 0;
+      for (let k = 0; k <= positions.length && pos < to; k++) {
+        const sign = text.charCodeAt(pos);
+        let q = sign === 42 || sign === 43 || sign === 45 ? pos + 1 : pos;
+        // Addresses are hexadecimal (`0x…` when absolute), relative to the previous cost line's; lines decimal.
+        const hex = k === instrAt;
+        if (hex && text.charCodeAt(q) === 48 && text.charCodeAt(q + 1) === 120) q += 2;
+        let n = 0;
+        for (let ch = text.charCodeAt(q); q < to && ch !== 32; ch = text.charCodeAt(++q)) {
+          n = hex ? n * 16 + (ch <= 57 ? ch - 48 : (ch | 32) - 87) : n * 10 + (ch - 48);
+        }
+        if (k === positions.length) ir = n;
+        else if (k === lineAt || k === instrAt) prev[k] = sign === 42 ? prev[k]! : sign === 43 ? prev[k]! + n : sign === 45 ? prev[k]! - n : n;
+        pos = q + 1;
       }
-      if (instrAt >= 0) {
-        // Addresses are hexadecimal, absolute (0x...) or relative to the previous cost line's.
-        const f = fields[instrAt] ?? '';
-        const p = prev[instrAt]!;
-        prev[instrAt] = f === '*' ? p : f[0] === '+' ? p + parseInt(f.slice(1), 16) : f[0] === '-' ? p - parseInt(f.slice(1), 16) : parseInt(f, 16);
-      }
-      const ir = Number(fields[positions.length] ?? 0) || 0;
-      const at = lineAt < 0 ? 0 : prev[lineAt]!;
+      from = to + 1;
+      let at = lineAt < 0 ? 0 : prev[lineAt]!;
       let cost: LineCost | undefined;
+      // JIT code (no line tables): its line and, for inlined bee-js code, the function it is charged to.
+      const place = jit && ir !== 0 && rawFn ? jit(rawFn, prev[instrAt]!) : null;
+      if (place) {
+        at = 0;
+        const target = place.charge ?? fn;
+        let toNode = node;
+        if (place.charge) {
+          toNode = inlinedNode(place.charge, node);
+          addEdge(profile.edges, fn, target, 0, ir);
+          addEdge(ctx.edges, node, toNode, 0, ir);
+          if (!profile.files.has(target)) profile.files.set(target, '');
+        }
+        const lines = profile.lines.get(target) ?? profile.lines.set(target, new Map()).get(target)!;
+        const k = lineKey(place.file, place.line);
+        cost = lines.get(k);
+        if (!cost) lines.set(k, (cost = { self: 0, calls: new Map(), ...(place.function ? { frame: place.function } : {}) }));
+        if (callee === null) {
+          add(profile.self, target, ir);
+          add(ctx.self, toNode, ir);
+          cost.self += ir;
+        } else {
+          if (callee !== target) add(cost.calls, callee, ir);
+          const deeper = read(calleeRaw).deeper;
+          if (callee !== target) {
+            addEdge(profile.edges, target, callee, calls, ir);
+            if (deeper) add(profile.reentered, callee, ir);
+          }
+          if (calleeNode !== toNode) {
+            addEdge(ctx.edges, toNode, calleeNode, calls, ir);
+            if (deeper) add(ctxReentered, calleeNode, ir);
+          }
+          callee = null;
+        }
+        continue;
+      }
       if (at > 0 && ir !== 0) {
         fnLines ??= profile.lines.get(fn) ?? profile.lines.set(fn, new Map()).get(fn)!;
         if (srcFile !== keyFile) {
@@ -241,7 +300,11 @@ export function readDumpProfile(text: string, rename: (fn: string) => string = (
         }
         callee = null;
       }
-    } else if (line.startsWith('fl=')) {
+      continue;
+    }
+    const line = text.slice(from, to);
+    from = to + 1;
+    if (line.startsWith('fl=')) {
       file = files.resolve(line.slice(3));
       srcFile = file;
     } else if (line.startsWith('fi=') || line.startsWith('fe=')) {
@@ -258,6 +321,7 @@ export function readDumpProfile(text: string, rename: (fn: string) => string = (
       srcFile = file;
       fnLines = null;
       fn = r.fn;
+      rawFn = jit && /^0x[0-9a-f]+$/.test(r.raw) ? r.raw : '';
       node = r.node;
       if (!r.deeper) firstLevel.add(node);
       if (!profile.files.has(fn)) profile.files.set(fn, file);

@@ -5,7 +5,7 @@
 // first read into its lists (sideLists): a whole profile's, or a compact one from the history.
 import type { Runner } from '../spec/schema.js';
 import { NOISE_FLOOR, TOLERANCE_SPREADS } from '../verdict/steps.js';
-import { allocationSites, foldIntoClient } from './fold.js';
+import { allocationSites, foldIntoClient, listedUnder } from './fold.js';
 import { displayName } from './names.js';
 import type { RowProfile } from './row-profile.js';
 import type { ProfileDiff, SelfLine } from './schema.js';
@@ -109,8 +109,11 @@ export function sideLists(p: RowProfile): SideLists {
   for (const [fn, calls] of allocationSites(p)) add(allocations, name(fn), calls);
   const lines = new Map<string, SourceLines>();
   for (const [fn, l] of clientSourceLines(p)) {
-    const had = lines.get(name(fn));
-    if (!had) lines.set(name(fn), l);
+    // bee-js: a callback's lines, and those of bee-js code V8 inlined into another package's
+    // code, are listed with the function they are written in, as their cost is (fold.ts).
+    const under = name(p.runner === 'js' ? listedUnder(p.runner, fn) : fn);
+    const had = lines.get(under);
+    if (!had) lines.set(under, { ...l, cost: new Map(l.cost) });
     else for (const [id, ir] of l.cost) had.cost.set(id, (had.cost.get(id) ?? 0) + ir);
   }
   return { runner: p.runner, total: p.total, iterations: p.iterations, self, own, allocations, lines, cut: null };

@@ -97,11 +97,20 @@ const ENCLOSING: Record<Runner, (fn: string) => string | null> = {
     const outer = plain.replace(/(?:::\{\{closure\}\})+$/, '');
     return outer !== plain ? outer : null;
   },
+  // A bee-js function V8 inlined into another package's code is charged to it by name
+  // (` [inlined in log2Reduce]`, v8-symbols.ts JitPlace): listed as the function itself.
   js: (fn) => {
-    const m = /^\(anonymous\) (\S+) «.*» in ([^«»]+)$/.exec(fn);
-    return m ? `${m[2]} ${m[1]}` : null;
+    const plain = fn.replace(INLINED_JS, '');
+    const m = /^\(anonymous\) (\S+) «.*» in ([^«»]+)$/.exec(plain);
+    return m ? `${m[2]} ${m[1]}` : plain !== fn ? plain : null;
   },
 };
+
+/** The mark after a bee-js function's name where its cost ran inlined in another package's JIT code. */
+const INLINED_JS = / \[inlined in [^\]]*\]$/;
+
+/** The function a client function's cost is listed under (itself, or the function a closure is written in): ENCLOSING. */
+export const listedUnder = (runner: Runner, fn: string): string => ENCLOSING[runner](fn) ?? fn;
 
 /**
  * The client's own functions, each with the callees outside the client folded in (but NOT_FOLDED's),

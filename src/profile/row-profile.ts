@@ -152,7 +152,7 @@ const perIteration = (edges: Map<string, Map<string, Edge>>, n: number) => {
 /** Adds one dump's line costs of a function into the row's. */
 function addLines(into: Map<string, LineCost>, from: Map<string, LineCost> | undefined): void {
   for (const [key, l] of from ?? []) {
-    const had: LineCost = into.get(key) ?? { self: 0, calls: new Map<string, number>(), ...(l.at ? { at: l.at } : {}) };
+    const had: LineCost = into.get(key) ?? { self: 0, calls: new Map<string, number>(), ...(l.at ? { at: l.at } : {}), ...(l.frame ? { frame: l.frame } : {}) };
     had.self += l.self;
     for (const [callee, ir] of l.calls) had.calls.set(callee, (had.calls.get(callee) ?? 0) + ir);
     into.set(key, had);

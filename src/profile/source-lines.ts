@@ -16,6 +16,7 @@ import type { Runner } from '../spec/schema.js';
 import { splitLineKey, type LineCost } from './callgrind-read.js';
 import { isClientOwn } from './names.js';
 import type { RowProfile } from './row-profile.js';
+import { packageLookup, readablePath } from './v8-symbols.js';
 
 /** Moved lines kept per client function in diff.json (the comment shows the first three). */
 export const LINES_PER_FUNCTION = 5;
@@ -64,6 +65,7 @@ export function sourceFile(
   objects: ReadonlySet<string>,
   modCache: () => string | null,
 ): { shown: string; path: string | null; own: boolean } {
+  if (runner === 'js') return jsSourceFile(written);
   // valgrind puts the compilation folder before a relative name: `./` for -trimpath's.
   const raw = written.replace(/^(?:\.\/)+/, '');
   if (runner === 'go') {
@@ -88,6 +90,22 @@ export function sourceFile(
   const isClient = /^\s*name\s*=\s*"bee-rs"\s*$/m.test(manifest);
   const rel = relative(root, raw);
   return { shown: cut(isClient ? rel : `${basename(root)}/${rel}`), path: raw, own: isClient };
+}
+
+/** bee-js's and cafe-utility's scripts: the client's (names.ts). */
+const JS_CLIENT = /^(?:@ethersphere\/bee-js|cafe-utility)\//;
+const jsPackages = packageLookup();
+
+/**
+ * bee-js: a script as V8's code log names it (an absolute path, a `file://` URL, `node:…`), shown
+ * from its package as function names show it (`@ethersphere/bee-js/dist/mjs/chunk/bmt.js`,
+ * `cafe-utility/index.js`; v8-symbols.ts readablePath), a script in no package by its file name.
+ */
+function jsSourceFile(written: string): { shown: string; path: string | null; own: boolean } {
+  const plain = written.startsWith('file://') ? decodeURIComponent(written.slice('file://'.length)) : written;
+  const readable = readablePath(plain, jsPackages);
+  const shown = readable.startsWith('/') ? basename(readable) : readable;
+  return { shown: cut(shown), path: plain.startsWith('/') ? plain : null, own: JS_CLIENT.test(readable) };
 }
 
 /** Go's module cache as go finds it without asking go: GOMODCACHE, else GOPATH's first entry, else ~/go (pkg/mod). */
@@ -186,13 +204,17 @@ export function placer(p: RowProfile): Placer {
     level = level.flatMap((fn) => [...(p.edges.get(fn)?.keys() ?? [])]).filter((fn) => !reached.has(fn) && !isClient(fn));
   }
   const asked = new Map<string, Set<number>>();
-  for (const fn of reached)
-    for (const [key, l] of p.functions.get(fn)?.lines ?? [])
-      if (l.at && !fileOf(splitLineKey(key).file).own) asked.set(l.at.object, (asked.get(l.at.object) ?? new Set()).add(l.at.address));
+  // bee-js: JIT code is placed from V8's code log when read; node's binary has no inlined frames to ask for.
+  if (p.runner !== 'js')
+    for (const fn of reached)
+      for (const [key, l] of p.functions.get(fn)?.lines ?? [])
+        if (l.at && !fileOf(splitLineKey(key).file).own) asked.set(l.at.object, (asked.get(l.at.object) ?? new Set()).add(l.at.address));
   const traced = new Map<string, Map<number, Frame[]>>([...asked].map(([object, addresses]) => [object, inlinedFrames(object, [...addresses])]));
   const place: Placer['place'] = (key, l) => {
     const { file, line } = splitLineKey(key);
     const src = fileOf(file);
+    // bee-js: the function V8's code log says holds the line.
+    if (l.frame) return { src, line, function: l.frame };
     if (src.own || !l.at) return { src, line };
     for (const frame of traced.get(l.at.object)?.get(l.at.address) ?? []) {
       const inner = fileOf(frame.file);

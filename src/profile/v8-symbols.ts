@@ -26,9 +26,16 @@
 //   from the `perf-map=<bytes>` the bee-js runner appends to each dump's name.
 // - One function can have several pieces of code (each tier, code replaced after a
 //   deoptimization): they read as one name, so add their costs under it.
+// - With V8's code log beside the dumps (v8-log.ts), a dump's symbolizer also places each JIT
+//   instruction at a source line (`positions`, JitPlace): the log's code object for the perf-map
+//   entry that covers it (same address and size, in order), its innermost frame in the client's
+//   source, and for bee-js code V8 inlined into another package's code the bee-js function its
+//   cost is charged to (callgrind-read.ts moves it there).
 import { copyFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
+import { V8_LOG_NAME } from '../count/callgrind.js';
 import { enclosingLookup, type EnclosingAt } from './js-enclosing.js';
+import { codeAt, framesAt, parseV8Log, type V8Log } from './v8-log.js';
 
 /** One line of a perf map: code at [start, start + size) named `name`. */
 export interface PerfMapEntry {
@@ -44,9 +51,14 @@ export function parsePerfMap(text: string, file = 'perf map'): PerfMapEntry[] {
   return readPerfMap(text, file).map(({ start, size, name }) => ({ start, size, name }));
 }
 
-/** A perf map entry with the byte offset its line ends at: the map can be read as it was at any length. */
+/**
+ * A perf map entry with the byte offset its line ends at (the map can be read as it was at any
+ * length) and how many entries with its start and size came before it (V8's code log lists the
+ * same code objects in the same order: v8-log.ts codeAt).
+ */
 interface WrittenEntry extends PerfMapEntry {
   end: number;
+  rank: number;
 }
 
 function readPerfMap(text: string, file: string): WrittenEntry[] {
@@ -55,12 +67,17 @@ function readPerfMap(text: string, file: string): WrittenEntry[] {
   // A last line without its newline is one V8 was still writing when the process stopped.
   lines.pop();
   let end = 0;
+  const seen = new Map<string, number>();
   for (const [i, line] of lines.entries()) {
     end += Buffer.byteLength(line) + 1;
     if (line === '') continue;
     const m = LINE.exec(line);
     if (!m) throw new Error(`${file}:${i + 1}: not a perf map line ('<hex start> <hex size> <name>'): ${JSON.stringify(line.slice(0, 120))}`);
-    entries.push({ start: parseInt(m[1]!, 16), size: parseInt(m[2]!, 16), name: m[3]!, end });
+    const start = parseInt(m[1]!, 16);
+    const size = parseInt(m[2]!, 16);
+    const rank = seen.get(`${start}:${size}`) ?? 0;
+    seen.set(`${start}:${size}`, rank + 1);
+    entries.push({ start, size, name: m[3]!, end, rank });
   }
   return entries;
 }
@@ -187,8 +204,46 @@ export function startOf(v8Name: string, packageOf: PackageOf): { file: string; l
 /** Longest start path kept (the profile schema's path cap). */
 const START_PATH_CHARS = 160;
 
-/** A symbolizer, and where each JavaScript function it named starts (startOf), by the name it gave. */
-export type NamingSymbolizer = ((fn: string) => string) & { starts: Map<string, { file: string; line: number }> };
+/**
+ * Where an instruction of JIT code came from in the client's source, from V8's code log
+ * (v8-log.ts): the innermost frame of its inlining stack in bee-js's or cafe-utility's source.
+ */
+export interface JitPlace {
+  /** The script as V8 names it (an absolute path or a `file://` URL). */
+  file: string;
+  line: number;
+  /** The function whose source holds the line: its name, or for an anonymous one the named function it is written in. */
+  function?: string;
+  /**
+   * Where that frame is bee-js's own, inlined into code of another package's function (a bee-js
+   * callback V8 inlined into cafe-utility's `log2Reduce`): the bee-js function the instruction is
+   * charged to, named as its own code would be, with ` [inlined in <host>]` after it.
+   */
+  charge?: string;
+}
+
+/**
+ * A symbolizer, and where each JavaScript function it named starts (startOf), by the name it gave;
+ * with V8's code log, `positions(fn, address)`: where the instruction at `address` of the JIT code
+ * callgrind names `fn` came from (null where V8 gives no position: interpreted and baseline code,
+ * builtins, or no frame in the client's source).
+ */
+export type NamingSymbolizer = ((fn: string) => string) & {
+  starts: Map<string, { file: string; line: number }>;
+  positions?: (fn: string, address: number) => JitPlace | null;
+};
+
+/** bee-js's own scripts, and the client's (bee-js and cafe-utility), by readablePath. */
+const BEE_JS = /^@ethersphere\/bee-js\//;
+const CLIENT = /^(?:@ethersphere\/bee-js|cafe-utility)\//;
+
+/** The function part of a V8 log name (`log2Reduce /abs/index.js:2024:20` -> `log2Reduce`), '' for an anonymous one. */
+const fnPart = (logName: string) => /^(.*?) ?(?:file:\/\/|\/|node:)\S*:\d+:\d+$/.exec(logName)?.[1] ?? '';
+/** Where a V8 log name says its function starts: path, line, column. */
+const startPart = (logName: string) => {
+  const m = /((?:file:\/\/|\/|node:)\S*):(\d+):(\d+)$/.exec(logName);
+  return m ? { path: m[1]!, line: Number(m[2]), column: Number(m[3]) } : null;
+};
 
 /** The symbolizer over the first `count` entries of a map. */
 function symbolizerOver(
@@ -197,20 +252,43 @@ function symbolizerOver(
   packageOf: PackageOf,
   sourceAt: SourceAt = sourceLookup(),
   enclosingAt: EnclosingAt = enclosingLookup(),
+  logs: readonly V8Log[] = [],
 ): NamingSymbolizer {
   const found = new Map<string, string | null>();
   const starts = new Map<string, { file: string; line: number }>();
-  const lookup = (address: number): string | null => {
-    for (let i = count - 1; i >= 0; i--) {
-      const e = entries[i]!;
-      if (address >= e.start && address < e.start + e.size) {
-        const name = readableName(e.name, packageOf, sourceAt, enclosingAt);
-        const start = startOf(e.name, packageOf);
-        if (start) starts.set(name, start);
-        return name;
-      }
+  // The newest entry covering an address, through the entries sorted by start (made on first use):
+  // every entry starting within the largest size below the address is a candidate. A scan of the
+  // whole map per address was most of a bee-js profile's time once instructions were looked up.
+  let byStart: number[] | null = null;
+  let widest = 0;
+  const entryAt = (address: number): WrittenEntry | PerfMapEntry | null => {
+    if (!byStart) {
+      byStart = Array.from({ length: count }, (_, i) => i).sort((a, b) => entries[a]!.start - entries[b]!.start || a - b);
+      for (let i = 0; i < count; i++) widest = Math.max(widest, entries[i]!.size);
     }
-    return null;
+    let lo = 0;
+    let hi = byStart.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (entries[byStart[mid]!]!.start <= address) lo = mid + 1;
+      else hi = mid;
+    }
+    let best = -1;
+    for (let j = lo - 1; j >= 0; j--) {
+      const i = byStart[j]!;
+      const e = entries[i]!;
+      if (e.start + widest <= address) break;
+      if (address < e.start + e.size && i > best) best = i;
+    }
+    return best < 0 ? null : entries[best]!;
+  };
+  const lookup = (address: number): string | null => {
+    const e = entryAt(address);
+    if (!e) return null;
+    const name = readableName(e.name, packageOf, sourceAt, enclosingAt);
+    const start = startOf(e.name, packageOf);
+    if (start) starts.set(name, start);
+    return name;
   };
   const symbolize = (fn: string) => {
     const m = ADDRESS.exec(fn);
@@ -220,7 +298,67 @@ function symbolizerOver(
     const name = found.get(hex);
     return name === null || name === undefined ? fn : `${name}${m[2]}`;
   };
-  return Object.assign(symbolize, { starts });
+  if (logs.length === 0) return Object.assign(symbolize, { starts });
+  // The code object callgrind's name enters (and any other an address lies in), its frames by pc.
+  const entryOf = new Map<string, WrittenEntry | PerfMapEntry | null>();
+  const codes = new Map<WrittenEntry | PerfMapEntry, ReturnType<typeof codeAt>>();
+  const readable = new Map<string, { path: string; client: boolean; own: boolean }>();
+  const scriptOf = (script: string) => {
+    let r = readable.get(script);
+    if (!r) {
+      const path = readablePath(script, packageOf);
+      readable.set(script, (r = { path, client: CLIENT.test(path), own: BEE_JS.test(path) }));
+    }
+    return r;
+  };
+  const named = new Map<string, { fn?: string; charge: string }>();
+  const nameOf = (logName: string, host: string) => {
+    const key = `${logName}\u0001${host}`;
+    let n = named.get(key);
+    if (!n) {
+      const fn = fnPart(logName);
+      const start = startPart(logName);
+      const outer = !fn && start ? enclosingAt(start.path, start.line, start.column) : null;
+      n = {
+        ...(fn || outer ? { fn: fn || outer! } : {}),
+        charge: `${readableName(`JS:~${logName}`, packageOf, sourceAt, enclosingAt)} [inlined in ${fnPart(host) || '(anonymous)'}]`,
+      };
+      named.set(key, n);
+    }
+    return n;
+  };
+  // By address: a dump names the same instruction once per caller context it ran in.
+  const placed = new Map<number, JitPlace | null>();
+  const positions = (fn: string, address: number): JitPlace | null => {
+    let p = placed.get(address);
+    if (p === undefined) placed.set(address, (p = placeOf(fn, address)));
+    return p;
+  };
+  const placeOf = (fn: string, address: number): JitPlace | null => {
+    let e = entryOf.get(fn);
+    if (e === undefined) {
+      const m = ADDRESS.exec(fn);
+      entryOf.set(fn, (e = m ? entryAt(parseInt(m[1]!, 16)) : null));
+    }
+    if (!e || address < e.start || address >= e.start + e.size) e = entryAt(address);
+    if (!e || !('rank' in e)) return null;
+    if (!codes.has(e)) codes.set(e, codeAt(logs, e.start, e.size, e.rank));
+    const got = codes.get(e);
+    if (!got) return null;
+    const frames = framesAt(got.log, got.code, address - e.start).filter((f) => f.script !== null && f.line !== null && scriptOf(f.script).client);
+    // The innermost bee-js frame, else the innermost of cafe-utility: code inlined into bee-js
+    // code is placed at the bee-js line it was called from, as rs and go place a library's
+    // inlined code at the client's line (source-lines.ts).
+    const f = frames.find((x) => scriptOf(x.script!).own) ?? frames[0];
+    if (!f) return null;
+    const n = nameOf(f.name, got.code.name);
+    const host = got.code.scriptId === null ? null : (got.log.scripts.get(got.code.scriptId)?.name ?? null);
+    // bee-js code inlined into another package's code (with what V8 inlined into it in turn, as
+    // its own compiled code would hold): charged to the bee-js function.
+    const inLibrary = scriptOf(f.script!).own && !(host !== null && scriptOf(host).own);
+    return { file: f.script!, line: f.line!, ...(n.fn ? { function: n.fn } : {}), ...(inLibrary ? { charge: n.charge } : {}) };
+  };
+  return Object.assign(symbolize, { starts, positions });
 }
 
 /** Where V8 writes process `pid`'s perf map (fixed in V8: LinuxPerfBasicLogger, no flag moves it). */
@@ -273,6 +411,7 @@ export function dumpSymbolizers(
   packageOf: PackageOf = packageLookup(),
 ): (dumpText: string) => ((fn: string) => string) & Partial<NamingSymbolizer> {
   const maps = new Map<string, WrittenEntry[] | null>();
+  const logs = new Map<string, V8Log[]>();
   const sourceAt = sourceLookup();
   const enclosingAt = enclosingLookup();
   const mapOf = (pid: string) => {
@@ -281,6 +420,14 @@ export function dumpSymbolizers(
       maps.set(pid, existsSync(file) ? readPerfMap(readFileSync(file, 'utf8'), file) : null);
     }
     return maps.get(pid)!;
+  };
+  const logsOf = (pid: string) => {
+    if (!logs.has(pid))
+      logs.set(
+        pid,
+        v8LogFiles(dumpDir, Number(pid)).map((f) => parseV8Log(readFileSync(f, 'utf8'), f)),
+      );
+    return logs.get(pid)!;
   };
   return (dumpText) => {
     const pid = PID.exec(dumpText)?.[1];
@@ -295,8 +442,21 @@ export function dumpSymbolizers(
       if (entries[mid]!.end <= length) lo = mid + 1;
       else hi = mid;
     }
-    return symbolizerOver(entries, lo, packageOf, sourceAt, enclosingAt);
+    return symbolizerOver(entries, lo, packageOf, sourceAt, enclosingAt, logsOf(pid!));
   };
+}
+
+/**
+ * V8's code logs of process `pid` in `dumpDir`: one per isolate (the main thread's and each
+ * worker's), `isolate-<address>-<pid>-v8.log` from the counting run's `--logfile=<dumpDir>/v8.log`
+ * (src/count/callgrind.ts), in name order.
+ */
+export function v8LogFiles(dumpDir: string, pid: number): string[] {
+  const name = new RegExp(`^isolate-0x[0-9a-f]+-${pid}-${V8_LOG_NAME.replace('.', '\\.')}$`);
+  return readdirSync(dumpDir)
+    .filter((f) => name.test(f))
+    .sort()
+    .map((f) => join(dumpDir, f));
 }
 
 /** The symbolizer for one dump of a bee-js counting run in `dumpDir` (dumpSymbolizers). */

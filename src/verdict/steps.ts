@@ -10,6 +10,14 @@ import type { Verdict } from './change.js';
 export interface StepOptions {
   /** The smallest change any row flags (0.005 is 0.5%); a row whose A/A spread is larger flags at ten spreads. */
   floor: number;
+  /**
+   * The figure's quantum, in its own units: the smallest amount by which it moves between
+   * processes that did the same work (estimated cycles: cache lines that one process finds and
+   * another misses, src/evidence/cycles.ts). A row's floor is at least this share of its base
+   * figure, so a step made of a few such quanta (an empty case) cannot flag on placement alone;
+   * rows of millions of units keep the floor.
+   */
+  resolution?: number;
 }
 
 /** How many A/A spreads a change must exceed. */
@@ -90,5 +98,7 @@ export function judgeSteps(base: StepCounts, baseAgain: StepCounts, head: StepCo
   const baseMean = Array.from({ length: steps }, (_, i) => (base[i]! + baseAgain[i]!) / 2);
   const ratio = stepRatio(head, baseMean);
   const spread = aaSpread(base, baseAgain);
-  return { base: median([...base, ...baseAgain]), head: median(head), ratio, spread, ...countVerdict(ratio, spread, o) };
+  const baseFigure = median([...base, ...baseAgain]);
+  const floor = Math.max(o.floor, (o.resolution ?? 0) / baseFigure);
+  return { base: baseFigure, head: median(head), ratio, spread, ...countVerdict(ratio, spread, { floor }) };
 }

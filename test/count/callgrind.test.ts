@@ -182,12 +182,17 @@ describe('countingCommand', () => {
       '--predictable-gc-schedule',
       '--hash-seed=1',
       '--random-seed=1',
-      // JIT code named in the dumps (src/profile/v8-symbols.ts), unless asked not to.
+      // JIT code named in the dumps (src/profile/v8-symbols.ts), unless asked not to, and V8's
+      // code log beside the dumps (source lines, src/profile/v8-log.ts).
       '--perf-basic-prof',
-      '--logfile=/dev/null',
+      '--log-code',
+      '--no-log-source-code',
       '--no-short-builtin-calls',
+      '--logfile=/dumps/v8.log',
       'bee-bench-js.mjs',
     ]);
+    // Instruction addresses for every runner: bee-js's JIT code is placed by them.
+    expect(cmd.argv.slice(0, cmd.argv.indexOf('node'))).toEqual(expect.arrayContaining(['--dump-line=yes', '--dump-instr=yes']));
     const unnamed = countingCommand({ argv: ['node', 'bee-bench-js.mjs'] }, 'js', '/dumps', { names: false });
     expect(unnamed.argv.slice(unnamed.argv.indexOf('node'))).toEqual(['node', ...JS_COUNT_FLAGS, 'bee-bench-js.mjs']);
     expect(cmd.env?.BEE_BENCH_COUNT).toBe('1');

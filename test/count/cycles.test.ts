@@ -125,6 +125,19 @@ describe('which clients the cycles evidence judges', () => {
   });
 });
 
+describe("the cycles evidence's quantum", () => {
+  it('keeps an almost empty step one cache line apart from flagging, and a real row at the floor', () => {
+    const judge = EVIDENCES.cycles.judge(0.005);
+    // bee-go's noop across processes: 8,129 or 8,239 (one line missed in both levels, 10 + 100).
+    expect(judge([8129], [8129], [8239]).verdict).toBe('~');
+    expect(judge([8129], [8129], [8239]).threshold).toBeCloseTo(220 / 8129, 9);
+    // Counts have no quantum: the same figures as instructions are a change.
+    expect(EVIDENCES.instructions.judge(0.005)([8129], [8129], [8239]).verdict).toBe('regression');
+    // A real row: 1% more of 635.8 M cycles is flagged at the 0.5% floor.
+    expect(judge([635_811_157], [635_811_157], [642_169_269])).toMatchObject({ threshold: 0.005, verdict: 'regression' });
+  });
+});
+
 describe('the cycles evidence under valgrind', { timeout: 240_000 }, () => {
   it('counts each iteration of the noop case with its cache events, cycles at least its instructions', async () => {
     const found = await findCounter();

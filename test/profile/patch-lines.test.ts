@@ -90,7 +90,7 @@ describe('lineLanding', () => {
     expect(got).toEqual({
       topIsExpected: false,
       topNamesFunction: false,
-      text: 'no line positions (V8 gives none within JIT code); `log2Reduce` starts at cafe-utility/module.mjs:1201; the change is at dist/mjs/chunk/bmt.js:20',
+      text: 'no line positions (V8 gives them for optimized code only); `log2Reduce` starts at cafe-utility/module.mjs:1201; the change is at dist/mjs/chunk/bmt.js:20',
     });
   });
 

@@ -118,6 +118,23 @@ describe('moved source lines', () => {
     expect(row.indexOf(':107')).toBeLessThan(row.indexOf(':80'));
   });
 
+  it('bee-js lines from V8 code log: its own lines unnamed, library code inlined into it named by its function', () => {
+    const d = diff('cpu.keccak.chunk-hash', 1.05);
+    const bmt = '@ethersphere/bee-js/dist/mjs/chunk/bmt.js';
+    d.own[0] = {
+      ...d.own[0]!,
+      name: `calculateBmtRootHash ${bmt}`,
+      lines: [
+        { file: bmt, line: 33, function: 'calculateBmtRootHash', only: 'head' as const, base: 0, head: 124_197_489 },
+        { file: 'cafe-utility/index.js', line: 2037, function: 'concatBytes', base: 1_000_000, head: 3_000_000 },
+      ],
+    };
+    const md = renderProfileSection([{ ...ProfileDiffSchema.parse(d), runner: 'js' }], 65_536)!;
+    const row = md.split('\n').find((l) => l.includes(`\`calculateBmtRootHash ${bmt}\``))!;
+    expect(row).toContain(`\`${bmt}:33\` (new in head) +`);
+    expect(row).toContain('`cafe-utility/index.js:2037` in `concatBytes` +');
+  });
+
   it('the HTML view lists every kept line; bee-js rows say V8 gives no line positions', () => {
     const html = renderProfileHtml(withLines(), { name: 'all', base: 1e9, head: 1.05e9, children: [] }, { base: 'a', head: 'b' });
     expect(html).toContain('<code>pkg/swarm/bmt.go:93</code> (base :92) +');

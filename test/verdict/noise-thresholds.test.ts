@@ -169,3 +169,27 @@ describe('--instructions-floor, --allocations-floor (the CLI)', () => {
     expect(() => floorOf({ 'allocations-threshold': 'x' }, 'allocations')).toThrow(/--allocations-threshold x/);
   });
 });
+
+describe("a figure's quantum (estimated cycles: cache lines) sets the floor of an almost empty row", () => {
+  // Two lines missed in both levels: 2 x (10 + 100) = 220 cycles (src/evidence/cycles.ts).
+  const resolution = 220;
+
+  it("bee-go's empty noop: two processes one line apart (8,129 and 8,239) are not a change; its injected doubling is", () => {
+    // floor = max(0.5%, 220 / 8,129) = 2.706%; tolerance min(0.05%, 0.05%) -> bar 2.656%; 8,239 / 8,129 = +1.35%.
+    const quiet = [8129];
+    const v = judgeSteps(quiet, quiet, [8239], { ...floor, resolution });
+    expect(v.threshold).toBeCloseTo(220 / 8129, 9);
+    expect(v.verdict).toBe('~');
+    expect(judgeSteps(quiet, quiet, [16_364], { ...floor, resolution }).verdict).toBe('regression');
+    // Without the quantum the same pair is a red row: the false flag the floor guards against.
+    expect(judgeSteps(quiet, quiet, [8239], floor).verdict).toBe('regression');
+  });
+
+  it('leaves a row of millions of cycles at the floor', () => {
+    // 220 / 636,965,668 = 0.0000345%: the 0.5% floor stands.
+    const base = [636_965_668];
+    const v = judgeSteps(base, base, times(base, 1.01), { ...floor, resolution });
+    expect(v.threshold).toBe(0.005);
+    expect(v.verdict).toBe('regression');
+  });
+});

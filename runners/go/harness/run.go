@@ -216,6 +216,11 @@ func panicError(p any) error {
 
 // execute is the body of one unit on its own goroutine: setup, digest, warmup, timed iterations.
 func (s *session) execute(ctx context.Context, env *Env, impl Case, u plan.Unit, rec *recorder, prefix string) error {
+	counted := s.modes.Count && u.Kind == "cpu"
+	if counted {
+		// The case's objects at the same page offsets in every counting process (count.Align).
+		count.Align()
+	}
 	b, err := impl(ctx, env, u.Param)
 	if err != nil {
 		if _, skip := SkipReason(err); skip {
@@ -293,6 +298,12 @@ func (s *session) execute(ctx context.Context, env *Env, impl Case, u plan.Unit,
 func (s *session) timed(ctx context.Context, env *Env, b *Bench, u plan.Unit, step int) (sample, error) {
 	counted := s.modes.Count && u.Kind == "cpu"
 	allocs := s.modes.Allocs && u.Kind == "cpu"
+	if counted {
+		// What the region allocates at the same page offsets in every process, whatever ran since
+		// the setup (the digest, the warmups, the log's system calls): count.Align. Before the
+		// settle, so that the region still follows the sleep's wake-up, not the alignment's work.
+		count.Align()
+	}
 	if counted || allocs {
 		measure.Settle()
 	}

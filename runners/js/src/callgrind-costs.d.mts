@@ -10,6 +10,8 @@ export declare function inclusiveCost(text: string, isIn: (fn: string) => boolea
 export declare function v8Costs(text: string): number[] | null;
 export declare const L1_MISSES: readonly string[];
 export declare const LL_MISSES: readonly string[];
+export declare const L1_MISS_CYCLES: number;
+export declare const LL_MISS_CYCLES: number;
 export declare function estimatedCycles(events: readonly string[], costs: readonly number[]): number | null;
 export declare function v8SlowdownCost(text: string): number | null;
 export declare function v8LoggerCosts(text: string): number[];

@@ -43,6 +43,9 @@ export function v8Costs(text) {
 /** The cache events KCachegrind's cycle estimation reads: L1 misses (instruction fetch, data read, data write), then last-level misses. */
 export const L1_MISSES = ['I1mr', 'D1mr', 'D1mw'];
 export const LL_MISSES = ['ILmr', 'DLmr', 'DLmw'];
+/** The weights of a first-level and a last-level miss in the estimate. */
+export const L1_MISS_CYCLES = 10;
+export const LL_MISS_CYCLES = 100;
 
 /**
  * Estimated cycles (KCachegrind's CEst) of one cost vector over the dump's `events:`:
@@ -57,7 +60,7 @@ export function estimatedCycles(events, costs) {
   const [ir, l1, ll] = [at('Ir'), L1_MISSES.map(at), LL_MISSES.map(at)];
   if (ir === null || [...l1, ...ll].some((n) => n === null)) return null;
   const sum = (xs) => xs.reduce((a, b) => a + b, 0);
-  return ir + 10 * sum(l1) + 100 * sum(ll);
+  return ir + L1_MISS_CYCLES * sum(l1) + LL_MISS_CYCLES * sum(ll);
 }
 
 /**

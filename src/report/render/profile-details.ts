@@ -49,12 +49,20 @@ export function estimatedShare(l: ProfileDiff['own'][number]): string {
 
 type OwnLine = ProfileDiff['own'][number];
 
-/** What a bee-js client function's lines say: V8 gives JIT code no per-instruction positions. */
-export const NO_JS_LINES = 'no line positions within it (V8 gives none for JIT code)';
+/**
+ * What a bee-js client function without lines says: V8's code log gives positions per instruction
+ * of optimized code only (src/profile/v8-log.ts), none for interpreted or baseline code or builtins.
+ */
+export const NO_JS_LINES = 'no line positions within it (V8 gives them for optimized code only; this ran interpreted or baseline)';
 
-/** The last part of a function's name (`swarm.calculateBMTRoot` -> `calculateBMTRoot`, `bee::swarm::bmt::bmt_root` -> `bmt_root`). */
+/**
+ * The last part of a function's name (`swarm.calculateBMTRoot` -> `calculateBMTRoot`,
+ * `bee::swarm::bmt::bmt_root` -> `bmt_root`; bee-js's `calculateBmtRootHash @ethersphere/…` ->
+ * `calculateBmtRootHash`).
+ */
 const fnTail = (name: string) =>
   name
+    .replace(/ (?:@ethersphere\/bee-js|cafe-utility)\/.*$/, '')
     .replace(/<.*>|\(.*\)/g, '')
     .split(/::|\./)
     .at(-1) ?? name;
@@ -63,12 +71,12 @@ const fnTail = (name: string) =>
  * A client function's moved source lines as text pieces (`src/swarm/bmt.rs:81 +1,234`, a line base
  * numbered otherwise with base's number, an edited line marked new in head and the line it replaced
  * base's), or the reason there are none:
- * bee-js's JIT code has no line positions (V8's perf map gives none per instruction).
+ * bee-js's interpreted and baseline code has no line positions (NO_JS_LINES).
  */
 export function sourceLineTexts(runner: ProfileDiff['runner'], l: OwnLine, n: number, code: (s: string) => string): string[] | string {
   if (l.lines === undefined) {
     if (runner !== 'js') return '—';
-    // V8's perf map gives a JavaScript function's start, nothing per instruction.
+    // No instruction of it ran in optimized code: V8's perf map gives its start only.
     return l.start ? [`starts at ${code(`${l.start.file}:${l.start.line}`)}; ${NO_JS_LINES}`] : NO_JS_LINES;
   }
   if (l.lines.length === 0) return 'no single line moved past the floor';
