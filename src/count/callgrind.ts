@@ -37,6 +37,30 @@ export { V8_HEAP_FUNCTION, V8_LOGGER_FUNCTION };
 export const JS_COUNT_FLAGS = ['--single-threaded', '--predictable', '--predictable-gc-schedule', '--hash-seed=1', '--random-seed=1'] as const;
 
 /**
+ * bee-js's counting flags for a cycles process (the cache simulation), where V8 puts code
+ * and data moves the simulated misses (docs/calibration.md "Estimated cycles" has the figures):
+ * - semi-spaces of 1 MiB in place of `--predictable-gc-schedule`'s 4 MiB (its other settings
+ *   kept): two 4 MiB semi-spaces fill the 8 MiB simulated last level, so whether allocation
+ *   missed there turned on the address bit of each heap page that picks its half of the sets,
+ *   and V8 draws page addresses at random, from one generator shared with the main thread;
+ * - the optimizing compiler off until the runner's worker has loaded the client and turns it on
+ *   (runners/js/src/case-worker.mjs, BEE_BENCH_CACHE_SIM), and no baseline compiler: what the
+ *   loading compiles depends on the order its file reads complete in, and it shifted the case's
+ *   hot code within the code space, and so which code shared an instruction-cache set;
+ * - one libuv thread, so those reads complete in the order they were asked for.
+ */
+export const JS_CYCLES_FLAGS = [
+  ...JS_COUNT_FLAGS.filter((f) => f !== '--predictable-gc-schedule'),
+  '--min-semi-space-size=1',
+  '--max-semi-space-size=1',
+  '--heap-growing-percent=30',
+  '--no-memory-reducer',
+  '--no-sparkplug',
+  '--no-turbofan',
+] as const;
+const JS_CYCLES_ENV = { UV_THREADPOOL_SIZE: '1', BEE_BENCH_CACHE_SIM: '1' } as const;
+
+/**
  * V8 writes each piece of code it compiles, with its address, to a perf map, which names the
  * JIT code that callgrind can only call by address (src/profile/v8-symbols.ts; the runner marks
  * each dump with the map's length then), and to its code log (`--log-code`: each optimized code
@@ -113,7 +137,8 @@ export function countingCommand(
 ): RunnerCommand {
   const [exe, ...rest] = cmd.argv;
   if (!exe) throw new Error('empty runner command');
-  const jsFlags = o.names === false ? JS_COUNT_FLAGS : [...JS_COUNT_FLAGS, ...JS_NAMING_FLAGS, `--logfile=${join(dumpDir, V8_LOG_NAME)}`];
+  const countFlags = o.cacheSim ? JS_CYCLES_FLAGS : JS_COUNT_FLAGS;
+  const jsFlags = o.names === false ? countFlags : [...countFlags, ...JS_NAMING_FLAGS, `--logfile=${join(dumpDir, V8_LOG_NAME)}`];
   const inner = runner === 'js' ? [exe, ...jsFlags, ...rest] : [exe, ...rest];
   return {
     ...cmd,
@@ -136,7 +161,7 @@ export function countingCommand(
       '--quiet',
       ...inner,
     ],
-    env: { ...cmd.env, ...COUNT_ENV[runner], BEE_BENCH_COUNT: '1', BEE_BENCH_COUNT_DIR: dumpDir },
+    env: { ...cmd.env, ...COUNT_ENV[runner], ...(runner === 'js' && o.cacheSim ? JS_CYCLES_ENV : {}), BEE_BENCH_COUNT: '1', BEE_BENCH_COUNT_DIR: dumpDir },
   };
 }
 

@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CACHE_SIM_FLAGS, countingCommand, findCounter, parseDump, readDumps } from '../../src/count/callgrind.js';
+import { CACHE_SIM_FLAGS, countingCommand, findCounter, JS_COUNT_FLAGS, JS_CYCLES_FLAGS, parseDump, readDumps } from '../../src/count/callgrind.js';
 import type { RunnerCommand } from '../../src/build/builder.js';
 import { EVIDENCES } from '../../src/evidence/index.js';
 import { estimatedCycles } from '../../runners/js/src/callgrind-costs.mjs';
@@ -96,6 +96,22 @@ describe('countingCommand with the cache simulation', () => {
     expect(argv).toEqual(expect.arrayContaining([...CACHE_SIM_FLAGS]));
     expect(CACHE_SIM_FLAGS.filter((f) => /^--(I1|D1|LL)=\d+,\d+,64$/.test(f))).toHaveLength(3);
     expect(countingCommand({ argv: ['bee-bench-rs'] }, 'rs', '/d').argv).not.toContain('--cache-sim=yes');
+  });
+
+  it("runs bee-js with its cycles flags and tells the runner, leaving plain counting's as they were", () => {
+    const cycles = countingCommand({ argv: ['node', 'bee-bench-js.mjs'] }, 'js', '/d', { cacheSim: true });
+    const node = cycles.argv.indexOf('node');
+    expect(cycles.argv.slice(node + 1, node + 1 + JS_CYCLES_FLAGS.length)).toEqual([...JS_CYCLES_FLAGS]);
+    // Small semi-spaces in place of --predictable-gc-schedule's (which would override them), the
+    // optimizing compiler off until the runner's worker turns it on.
+    expect(JS_CYCLES_FLAGS).not.toContain('--predictable-gc-schedule');
+    expect(JS_CYCLES_FLAGS).toEqual(expect.arrayContaining(['--max-semi-space-size=1', '--min-semi-space-size=1', '--no-turbofan', '--hash-seed=1']));
+    expect(cycles.env).toMatchObject({ BEE_BENCH_CACHE_SIM: '1', UV_THREADPOOL_SIZE: '1', BEE_BENCH_COUNT: '1' });
+    const plain = countingCommand({ argv: ['node', 'bee-bench-js.mjs'] }, 'js', '/d');
+    expect(plain.argv).toEqual(expect.arrayContaining([...JS_COUNT_FLAGS]));
+    expect(plain.argv).not.toContain('--no-turbofan');
+    expect(plain.env).not.toHaveProperty('BEE_BENCH_CACHE_SIM');
+    expect(countingCommand({ argv: ['bee-bench-rs'] }, 'rs', '/d', { cacheSim: true }).env).not.toHaveProperty('BEE_BENCH_CACHE_SIM');
   });
 });
 

@@ -8,6 +8,7 @@
 // {t:'sample', wall, cpu, bytes?}, then one of {t:'done'}, {t:'skip', reason}, {t:'error', message}.
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
+import v8 from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { allocMeter } from './alloc.mjs';
 import { CASES } from './cases/index.mjs';
@@ -38,12 +39,28 @@ function sampleMessage(sample, metered) {
   return message;
 }
 
+/**
+ * A cycles process (callgrind's cache simulation, BEE_BENCH_CACHE_SIM=1 from the engine) starts
+ * node with the optimizing compiler off (src/count/callgrind.ts JS_CYCLES_FLAGS) and this worker
+ * turns it on once the client and the harness are loaded: what the loading compiles depends on
+ * the order its asynchronous file reads complete in, and its code, placed before the case's in
+ * the code space, moved the case's hot code and with it the simulated instruction-cache misses
+ * (docs/calibration.md "Estimated cycles"). The case's own code, compiled during warmup, then
+ * lies at the same addresses in every process. And its one timed iteration follows
+ * CYCLES_WARMUP uninstrumented ones, so that it times the tiered-up code, not its compilation.
+ */
+const CACHE_SIM = process.env.BEE_BENCH_CACHE_SIM === '1';
+export const CYCLES_WARMUP = 5;
+
 const hex = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 
 async function runCase({ unit, paceFd, count, allocs, shared, options }) {
   const { id, param, digest, warmup, iters, fault, slowdown = 0 } = unit;
   const setupCase = CASES[id];
   const client = await loadClient();
+  // The counter's bindings are loaded here, with the rest, not between warmup and the region.
+  const counter = count ? await loadCounter() : null;
+  if (CACHE_SIM) v8.setFlagsFromString('--turbofan');
   const env = {
     id,
     client,
@@ -77,6 +94,10 @@ async function runCase({ unit, paceFd, count, allocs, shared, options }) {
     settleGc();
     post({ t: 'phase', phase: 'warmup' });
     const waitTurn = pacer(paceFd);
+    for (let w = warmup; w < (CACHE_SIM ? CYCLES_WARMUP : 0); w++) {
+      await bench.before?.();
+      await bench.op();
+    }
     for (let w = 0; w < warmup; w++) {
       waitTurn(unit.unit, w);
       await bench.before?.();
@@ -86,7 +107,6 @@ async function runCase({ unit, paceFd, count, allocs, shared, options }) {
 
     post({ t: 'phase', phase: 'iterations' });
     const timed = withFault(bench.op, fault);
-    const counter = count ? await loadCounter() : null;
     const meter = allocs ? await allocMeter(unit.alloc_extra) : null;
     // Measuring allocations, the region is the meter's; the clocks around it still run so the
     // case has its samples, but a slowdown spin would only measure the clock's own allocations.
