@@ -209,6 +209,27 @@ export function readDumpProfile(text: string, rename: ((fn: string) => string) &
   const keysByFile = new Map<string, Map<number, string>>();
   let keyFile: string | null = null;
   let fileKeys = new Map<number, string>();
+  // One cost line's Ir booked to a function and its context node: its own cost, or the call the
+  // line before it announced (which the booking ends).
+  const book = (to: string, toNode: string, cost: LineCost | undefined, ir: number) => {
+    if (callee === null) {
+      add(profile.self, to, ir);
+      add(ctx.self, toNode, ir);
+      if (cost) cost.self += ir;
+      return;
+    }
+    if (cost && callee !== to) add(cost.calls, callee, ir);
+    const deeper = read(calleeRaw).deeper;
+    if (callee !== to) {
+      addEdge(profile.edges, to, callee, calls, ir);
+      if (deeper) add(profile.reentered, callee, ir);
+    }
+    if (calleeNode !== toNode) {
+      addEdge(ctx.edges, toNode, calleeNode, calls, ir);
+      if (deeper) add(ctxReentered, calleeNode, ir);
+    }
+    callee = null;
+  };
   for (let from = 0; from < text.length; ) {
     let to = text.indexOf('\n', from);
     if (to < 0) to = text.length;
@@ -253,23 +274,7 @@ export function readDumpProfile(text: string, rename: ((fn: string) => string) &
         const k = lineKey(place.file, place.line);
         cost = lines.get(k);
         if (!cost) lines.set(k, (cost = { self: 0, calls: new Map(), ...(place.function ? { frame: place.function } : {}) }));
-        if (callee === null) {
-          add(profile.self, target, ir);
-          add(ctx.self, toNode, ir);
-          cost.self += ir;
-        } else {
-          if (callee !== target) add(cost.calls, callee, ir);
-          const deeper = read(calleeRaw).deeper;
-          if (callee !== target) {
-            addEdge(profile.edges, target, callee, calls, ir);
-            if (deeper) add(profile.reentered, callee, ir);
-          }
-          if (calleeNode !== toNode) {
-            addEdge(ctx.edges, toNode, calleeNode, calls, ir);
-            if (deeper) add(ctxReentered, calleeNode, ir);
-          }
-          callee = null;
-        }
+        book(target, toNode, cost, ir);
         continue;
       }
       if (at > 0 && ir !== 0) {
@@ -283,23 +288,7 @@ export function readDumpProfile(text: string, rename: ((fn: string) => string) &
         cost = fnLines.get(k);
         if (!cost) fnLines.set(k, (cost = { self: 0, calls: new Map(), ...(instrAt >= 0 && object ? { at: { object, address: prev[instrAt]! } } : {}) }));
       }
-      if (callee === null) {
-        add(profile.self, fn, ir);
-        add(ctx.self, node, ir);
-        if (cost) cost.self += ir;
-      } else {
-        if (cost && callee !== fn) add(cost.calls, callee, ir);
-        const deeper = read(calleeRaw).deeper;
-        if (callee !== fn) {
-          addEdge(profile.edges, fn, callee, calls, ir);
-          if (deeper) add(profile.reentered, callee, ir);
-        }
-        if (calleeNode !== node) {
-          addEdge(ctx.edges, node, calleeNode, calls, ir);
-          if (deeper) add(ctxReentered, calleeNode, ir);
-        }
-        callee = null;
-      }
+      book(fn, node, cost, ir);
       continue;
     }
     const line = text.slice(from, to);
