@@ -34977,6 +34977,25 @@ function readDumpProfile(text4, rename = (f) => f) {
   const keysByFile = /* @__PURE__ */ new Map();
   let keyFile = null;
   let fileKeys = /* @__PURE__ */ new Map();
+  const book = (to, toNode, cost, ir2) => {
+    if (callee === null) {
+      add(profile2.self, to, ir2);
+      add(ctx.self, toNode, ir2);
+      if (cost) cost.self += ir2;
+      return;
+    }
+    if (cost && callee !== to) add(cost.calls, callee, ir2);
+    const deeper = read(calleeRaw).deeper;
+    if (callee !== to) {
+      addEdge(profile2.edges, to, callee, calls, ir2);
+      if (deeper) add(profile2.reentered, callee, ir2);
+    }
+    if (calleeNode !== toNode) {
+      addEdge(ctx.edges, toNode, calleeNode, calls, ir2);
+      if (deeper) add(ctxReentered, calleeNode, ir2);
+    }
+    callee = null;
+  };
   for (let from = 0; from < text4.length; ) {
     let to = text4.indexOf("\n", from);
     if (to < 0) to = text4.length;
@@ -35015,23 +35034,7 @@ function readDumpProfile(text4, rename = (f) => f) {
         const k = lineKey(place.file, place.line);
         cost = lines.get(k);
         if (!cost) lines.set(k, cost = { self: 0, calls: /* @__PURE__ */ new Map(), ...place.function ? { frame: place.function } : {} });
-        if (callee === null) {
-          add(profile2.self, target, ir2);
-          add(ctx.self, toNode, ir2);
-          cost.self += ir2;
-        } else {
-          if (callee !== target) add(cost.calls, callee, ir2);
-          const deeper = read(calleeRaw).deeper;
-          if (callee !== target) {
-            addEdge(profile2.edges, target, callee, calls, ir2);
-            if (deeper) add(profile2.reentered, callee, ir2);
-          }
-          if (calleeNode !== toNode) {
-            addEdge(ctx.edges, toNode, calleeNode, calls, ir2);
-            if (deeper) add(ctxReentered, calleeNode, ir2);
-          }
-          callee = null;
-        }
+        book(target, toNode, cost, ir2);
         continue;
       }
       if (at2 > 0 && ir2 !== 0) {
@@ -35045,23 +35048,7 @@ function readDumpProfile(text4, rename = (f) => f) {
         cost = fnLines.get(k);
         if (!cost) fnLines.set(k, cost = { self: 0, calls: /* @__PURE__ */ new Map(), ...instrAt >= 0 && object2 ? { at: { object: object2, address: prev[instrAt] } } : {} });
       }
-      if (callee === null) {
-        add(profile2.self, fn, ir2);
-        add(ctx.self, node2, ir2);
-        if (cost) cost.self += ir2;
-      } else {
-        if (cost && callee !== fn) add(cost.calls, callee, ir2);
-        const deeper = read(calleeRaw).deeper;
-        if (callee !== fn) {
-          addEdge(profile2.edges, fn, callee, calls, ir2);
-          if (deeper) add(profile2.reentered, callee, ir2);
-        }
-        if (calleeNode !== node2) {
-          addEdge(ctx.edges, node2, calleeNode, calls, ir2);
-          if (deeper) add(ctxReentered, calleeNode, ir2);
-        }
-        callee = null;
-      }
+      book(fn, node2, cost, ir2);
       continue;
     }
     const line = text4.slice(from, to);
