@@ -31885,15 +31885,21 @@ function lineStartsOf(source2) {
   for (let i2 = source2.indexOf("\n"); i2 >= 0; i2 = source2.indexOf("\n", i2 + 1)) starts.push(i2 + 1);
   return starts;
 }
-function lineOf(lineStarts, offset2) {
+function countAtMost(n, keyAt, x) {
   let lo = 0;
-  let hi = lineStarts.length;
+  let hi = n;
   while (lo < hi) {
     const mid = lo + hi >> 1;
-    if (lineStarts[mid] <= offset2) lo = mid + 1;
+    if (keyAt(mid) <= x) lo = mid + 1;
     else hi = mid;
   }
-  return Math.max(1, lo);
+  return lo;
+}
+function lineOf(lineStarts, offset2) {
+  return Math.max(
+    1,
+    countAtMost(lineStarts.length, (i2) => lineStarts[i2], offset2)
+  );
 }
 var bad = (file2, n, event, why) => new Error(
   `${file2}:${n}: malformed V8 log line (${event}): ${why}; the log is V8's --log-code output of the bee-js counting run (node 20's format), rerun the count to write it anew`
@@ -31978,13 +31984,7 @@ function scriptNamed(log2, name2) {
 }
 function framesAt(log2, code, pc) {
   const ps = code.positions;
-  let lo = 0;
-  let hi = ps.length;
-  while (lo < hi) {
-    const mid = lo + hi >> 1;
-    if (ps[mid].pc <= pc) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = countAtMost(ps.length, (i2) => ps[i2].pc, pc);
   if (lo === 0) return [];
   const at2 = ps[lo - 1];
   const frame = (name2, scriptId, offset3) => {
@@ -32110,13 +32110,8 @@ function symbolizerOver(entries, count, packageOf, sourceAt = sourceLookup(), en
       byStart = Array.from({ length: count }, (_, i2) => i2).sort((a, b) => entries[a].start - entries[b].start || a - b);
       for (let i2 = 0; i2 < count; i2++) widest = Math.max(widest, entries[i2].size);
     }
-    let lo = 0;
-    let hi = byStart.length;
-    while (lo < hi) {
-      const mid = lo + hi >> 1;
-      if (entries[byStart[mid]].start <= address) lo = mid + 1;
-      else hi = mid;
-    }
+    const order = byStart;
+    const lo = countAtMost(order.length, (j) => entries[order[j]].start, address);
     let best = -1;
     for (let j = lo - 1; j >= 0; j--) {
       const i2 = byStart[j];
@@ -32245,14 +32240,8 @@ function dumpSymbolizers(dumpDir, packageOf = packageLookup()) {
     const entries = pid === void 0 ? null : mapOf(pid);
     if (!entries) return (fn) => fn;
     const length = Number(MAP_LENGTH.exec(dumpText)?.[1] ?? Infinity);
-    let lo = 0;
-    let hi = entries.length;
-    while (lo < hi) {
-      const mid = lo + hi >> 1;
-      if (entries[mid].end <= length) lo = mid + 1;
-      else hi = mid;
-    }
-    return symbolizerOver(entries, lo, packageOf, sourceAt, enclosingAt, logsOf(pid));
+    const written = countAtMost(entries.length, (i2) => entries[i2].end, length);
+    return symbolizerOver(entries, written, packageOf, sourceAt, enclosingAt, logsOf(pid));
   };
 }
 function v8LogFiles(dumpDir, pid) {

@@ -120,16 +120,24 @@ function lineStartsOf(source: string): number[] {
   return starts;
 }
 
-/** The 1-based line of a script offset. */
-export function lineOf(lineStarts: readonly number[], offset: number): number {
+/** How many of n items sorted by key have a key at most x (a binary search: maps and logs hold thousands). */
+export function countAtMost(n: number, keyAt: (i: number) => number, x: number): number {
   let lo = 0;
-  let hi = lineStarts.length;
+  let hi = n;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (lineStarts[mid]! <= offset) lo = mid + 1;
+    if (keyAt(mid) <= x) lo = mid + 1;
     else hi = mid;
   }
-  return Math.max(1, lo);
+  return lo;
+}
+
+/** The 1-based line of a script offset. */
+export function lineOf(lineStarts: readonly number[], offset: number): number {
+  return Math.max(
+    1,
+    countAtMost(lineStarts.length, (i) => lineStarts[i]!, offset),
+  );
 }
 
 const bad = (file: string, n: number, event: string, why: string) =>
@@ -236,13 +244,7 @@ function scriptNamed(log: V8Log, name: string): V8Script | undefined {
  */
 export function framesAt(log: V8Log, code: V8Code, pc: number): SourceFrame[] {
   const ps = code.positions;
-  let lo = 0;
-  let hi = ps.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (ps[mid]!.pc <= pc) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = countAtMost(ps.length, (i) => ps[i]!.pc, pc);
   if (lo === 0) return [];
   const at = ps[lo - 1]!;
   const frame = (name: string, scriptId: number | null, offset: number): SourceFrame => {

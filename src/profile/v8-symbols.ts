@@ -35,7 +35,7 @@ import { copyFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import { V8_LOG_NAME } from '../count/callgrind.js';
 import { enclosingLookup, type EnclosingAt } from './js-enclosing.js';
-import { codeAt, framesAt, parseV8Log, type V8Log } from './v8-log.js';
+import { codeAt, countAtMost, framesAt, parseV8Log, type V8Log } from './v8-log.js';
 
 /** One line of a perf map: code at [start, start + size) named `name`. */
 export interface PerfMapEntry {
@@ -266,13 +266,8 @@ function symbolizerOver(
       byStart = Array.from({ length: count }, (_, i) => i).sort((a, b) => entries[a]!.start - entries[b]!.start || a - b);
       for (let i = 0; i < count; i++) widest = Math.max(widest, entries[i]!.size);
     }
-    let lo = 0;
-    let hi = byStart.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (entries[byStart[mid]!]!.start <= address) lo = mid + 1;
-      else hi = mid;
-    }
+    const order = byStart;
+    const lo = countAtMost(order.length, (j) => entries[order[j]!]!.start, address);
     let best = -1;
     for (let j = lo - 1; j >= 0; j--) {
       const i = byStart[j]!;
@@ -435,14 +430,8 @@ export function dumpSymbolizers(
     if (!entries) return (fn) => fn;
     const length = Number(MAP_LENGTH.exec(dumpText)?.[1] ?? Infinity);
     // Entries end in order: count those written by then.
-    let lo = 0;
-    let hi = entries.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (entries[mid]!.end <= length) lo = mid + 1;
-      else hi = mid;
-    }
-    return symbolizerOver(entries, lo, packageOf, sourceAt, enclosingAt, logsOf(pid!));
+    const written = countAtMost(entries.length, (i) => entries[i]!.end, length);
+    return symbolizerOver(entries, written, packageOf, sourceAt, enclosingAt, logsOf(pid!));
   };
 }
 
