@@ -33653,7 +33653,6 @@ var ALLOCATIONS_VIEW = {
   }),
   note: () => `allocations = head/base heap bytes (and allocations, where the runtime counts them) per timed iteration, by the runtime's own accounting in separate runs (CPU rows only); flagged like counts, at each row's threshold from its floor and A/A spread. Bytes allocated are not memory kept: peak RSS in the run report tells retained from transient.`
 };
-var CYCLES_METRICS = { perIteration: "cycles/iter", perOp: "cycles/op" };
 var CYCLES_VIEW = {
   kind: "cycles",
   label: "estimated cycles",
@@ -33766,6 +33765,16 @@ function medianMetrics(xs, work, units) {
   const m = median(xs);
   return { [units.perIteration]: m, ...work.ops !== void 0 && work.ops > 0 ? { [units.perOp]: m / work.ops } : {} };
 }
+
+// src/evidence/history-metrics.ts
+var HEAP_BYTES_METRICS = { perIteration: "B/iter", perOp: "B/op", words: "Heap bytes", scale: "bytes" };
+var HEAP_ALLOCS_METRICS = {
+  perIteration: "allocs/iter",
+  perOp: "allocs/op",
+  words: "Heap allocations",
+  scale: "number"
+};
+var CYCLES_METRICS = { perIteration: "cycles/iter", perOp: "cycles/op", words: "Estimated cycles", scale: "count" };
 
 // src/evidence/cycles.ts
 var CYCLES = countingEvidence("cycles", {
@@ -33881,7 +33890,7 @@ var RecordCaseSchema = external_exports.object({
    * median heap figures per iteration ("B/iter", "allocs/iter") and per op of the case's work
    * ("B/op", "allocs/op"; an imported Go benchmark's op is one iteration, as its case declares no work).
    * Runs with the cache simulation give estimated cycles per iteration and per op ("cycles/iter",
-   * "cycles/op": src/evidence/views.ts CYCLES_METRICS).
+   * "cycles/op"): the families in src/evidence/history-metrics.ts.
    */
   metrics: external_exports.record(text2(TEXT_CAPS.name), external_exports.number()).optional(),
   /** Instructions per iteration, where the run counted (CPU cases; records @2 on). */
@@ -33984,7 +33993,12 @@ function countFigures(c) {
     ...bytes2 !== void 0 && bytes2 > 0 ? { per_byte: m / bytes2 } : {}
   };
 }
-var ALLOC_METRICS = { bytesPerIteration: "B/iter", allocsPerIteration: "allocs/iter", bytesPerOp: "B/op", allocsPerOp: "allocs/op" };
+var ALLOC_METRICS = {
+  bytesPerIteration: HEAP_BYTES_METRICS.perIteration,
+  allocsPerIteration: HEAP_ALLOCS_METRICS.perIteration,
+  bytesPerOp: HEAP_BYTES_METRICS.perOp,
+  allocsPerOp: HEAP_ALLOCS_METRICS.perOp
+};
 function allocationMetrics(c) {
   const m = allocationMedians(c);
   if (!m) return void 0;

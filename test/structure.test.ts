@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { METRIC_FAMILIES } from '../src/evidence/history-metrics.js';
 
 const SRC = join(process.cwd(), 'src');
 
@@ -231,6 +232,20 @@ describe('evidence kinds', () => {
       join(SRC, 'verdict', 'fail-on.ts'),
     ];
     expect(guarded.flatMap((f) => kindLines(readFileSync(f, 'utf8')).map((l) => `${relative(SRC, f)}: ${l}`))).toEqual([]);
+  });
+
+  it('are not named by the trend site: it words and scales history metrics from the families list', () => {
+    const site = files(join(process.cwd(), 'pages', 'src'));
+    const units = METRIC_FAMILIES.flatMap((f) => [f.perIteration, f.perOp]);
+    const unitPrefix = new RegExp(`(['"\`])(${[...new Set(units.map((u) => u.slice(0, u.indexOf('/') + 1)))].map((p) => p.replace('/', '\\/')).join('|')})`);
+    const naming = site.flatMap((f) =>
+      codeLines(readFileSync(f, 'utf8'))
+        .filter((l) => unitPrefix.test(l) || kindLines(l).length > 0)
+        .map((l) => `${relative(process.cwd(), f)}: ${l.trim()}`),
+    );
+    expect(site.length).toBeGreaterThan(10);
+    // The series point's stored field of counts (a stored format, as in history/schema.ts) is the one exception.
+    expect(naming).toEqual(["pages/src/caseview.ts: 'instructions',"]);
   });
 
   it('catches a kind named by its literal', () => {

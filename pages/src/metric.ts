@@ -1,9 +1,10 @@
 // What a case's figure means and how it is written: time per iteration, time per op, or MB/s,
 // chosen from the work a case declares (as src/report does), or a further figure the points
-// carry by unit (SeriesPoint.metrics: heap bytes and allocations from allocation runs, estimated
-// cycles from cache-simulating counting runs). Scaling
+// carry by unit (SeriesPoint.metrics: the families of src/evidence/history-metrics.ts, worded and
+// scaled as that list says, so the site names no evidence). Scaling
 // into units happens in src/report/units.ts, the project's one place for it; this module only
 // picks the function.
+import { metricFamilyOf } from '../../src/evidence/history-metrics.js';
 import type { CaseSeriesFile, IndexCase, SeriesPoint } from '../../src/history/schema.js';
 import { formatBytes, formatDuration, formatPerOp, formatThroughput, formatTimeChange, mbPerS, sig3 } from '../../src/report/units.js';
 import { countAxisTitle, countUnit, countValue, formatCountValue, scaledCount } from './counts.js';
@@ -26,9 +27,6 @@ export function metricsOf(file: CaseSeriesFile): string[] {
 
 /** "B/op" -> "op", "allocs/iter" -> "iter"; null for a unit without a per-part. */
 const perOf = (unit: string): string | null => (unit.includes('/') ? unit.slice(unit.indexOf('/') + 1) : null);
-const PER_WORDS: Record<string, string> = { op: 'per op', iter: 'per iteration' };
-/** The metrics bee-bench writes, by their unit's first part: allocation figures, and estimated cycles (src/evidence/views.ts CYCLES_METRICS). */
-const METRIC_WORDS: Record<string, string> = { 'B/': 'Heap bytes', 'allocs/': 'Heap allocations', 'cycles/': 'Estimated cycles' };
 
 export interface Work {
   ops?: number | undefined;
@@ -67,9 +65,9 @@ export function formatValue(basis: Figure, v: number | null | undefined, opLabel
   if (isCount(basis)) return formatCountValue(basis.count, v);
   if (isMetric(basis)) {
     if (v == null || !Number.isFinite(v)) return '—';
-    const per = perOf(basis.metric);
-    if (basis.metric.startsWith('B/')) return `${formatBytes(v)}/${per}`;
-    return basis.metric.startsWith('cycles/') ? `${scaledCount(v)} ${basis.metric}` : `${sig3(v)} ${basis.metric}`;
+    const scale = metricFamilyOf(basis.metric)?.family.scale ?? 'number';
+    if (scale === 'bytes') return `${formatBytes(v)}/${perOf(basis.metric)}`;
+    return scale === 'count' ? `${scaledCount(v)} ${basis.metric}` : `${sig3(v)} ${basis.metric}`;
   }
   if (basis === 'bytes') return formatThroughput(v);
   if (basis === 'ops') return formatPerOp(v, opLabel);
@@ -84,10 +82,9 @@ export function higherIsBetter(basis: Figure): boolean {
 export function axisTitle(basis: Figure, opLabel = 'op'): string {
   if (isCount(basis)) return countAxisTitle(basis.count);
   if (isMetric(basis)) {
-    const per = perOf(basis.metric);
-    const what = Object.entries(METRIC_WORDS).find(([prefix]) => basis.metric.startsWith(prefix))?.[1] ?? null;
-    // Only the allocation figures and estimated cycles are known to be better lower; an imported unit says nothing.
-    return what && per ? `${what} ${PER_WORDS[per] ?? `per ${per}`} (lower is better)` : basis.metric;
+    // Only bee-bench's own families are known to be better lower; an imported unit says nothing.
+    const known = metricFamilyOf(basis.metric);
+    return known ? `${known.family.words} per ${known.per} (lower is better)` : basis.metric;
   }
   if (basis === 'bytes') return 'Throughput (higher is better)';
   if (basis === 'ops') return `Time per ${opLabel} (lower is better)`;

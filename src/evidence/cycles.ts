@@ -4,7 +4,8 @@
 // Counts do not see memory; cycles see what the simulated caches make of it.
 import { LINE_MISS_CYCLES } from '../count/callgrind.js';
 import { countingEvidence } from './counting.js';
-import { CYCLES_METRICS, CYCLES_VIEW } from './views.js';
+import { CYCLES_METRICS } from './history-metrics.js';
+import { CYCLES_VIEW } from './views.js';
 
 export const CYCLES = countingEvidence('cycles', {
   view: CYCLES_VIEW,

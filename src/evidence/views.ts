@@ -141,13 +141,6 @@ export const ALLOCATIONS_VIEW: EvidenceView<'allocations'> = {
     `allocations = head/base heap bytes (and allocations, where the runtime counts them) per timed iteration, by the runtime's own accounting in separate runs (CPU rows only); flagged like counts, at each row's threshold from its floor and A/A spread. Bytes allocated are not memory kept: peak RSS in the run report tells retained from transient.`,
 };
 
-/**
- * Estimated cycles in a history record's case metrics (the cycles record's historyMetrics writes
- * them, pages/src/metric.ts words them): the median per timed iteration, and per op where the case
- * declares ops.
- */
-export const CYCLES_METRICS = { perIteration: 'cycles/iter', perOp: 'cycles/op' } as const;
-
 export const CYCLES_VIEW: EvidenceView<'cycles'> = {
   kind: 'cycles',
   label: 'estimated cycles',

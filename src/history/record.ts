@@ -2,6 +2,7 @@
 // file plus the run's context, named by its run, and read back with validation that names the file
 // and the field. Pure: no file system here (read.ts walks runs/).
 import { EVIDENCES } from '../evidence/registry.js';
+import { HEAP_ALLOCS_METRICS, HEAP_BYTES_METRICS } from '../evidence/history-metrics.js';
 import { InputError, describeIssues, parseJson } from '../spec/errors.js';
 import type { CaseResult, Result } from '../spec/schema.js';
 import { madRaw, max, median, min } from '../stats/index.js';
@@ -95,7 +96,12 @@ export function countFigures(c: Pick<CaseResult, 'instructions' | 'work'>): Reco
 }
 
 /** Units of the allocation figures in RecordCase.metrics (docs/design.md "Allocations"). */
-export const ALLOC_METRICS = { bytesPerIteration: 'B/iter', allocsPerIteration: 'allocs/iter', bytesPerOp: 'B/op', allocsPerOp: 'allocs/op' } as const;
+export const ALLOC_METRICS = {
+  bytesPerIteration: HEAP_BYTES_METRICS.perIteration,
+  allocsPerIteration: HEAP_ALLOCS_METRICS.perIteration,
+  bytesPerOp: HEAP_BYTES_METRICS.perOp,
+  allocsPerOp: HEAP_ALLOCS_METRICS.perOp,
+} as const;
 
 /** A case's allocation figures as metrics: the median per iteration, and per op of work (per iteration without ops). */
 export function allocationMetrics(c: Pick<CaseResult, 'alloc_bytes' | 'allocs' | 'work'>): Record<string, number> | undefined {

@@ -65,7 +65,7 @@ export const RecordCaseSchema = z.object({
    * median heap figures per iteration ("B/iter", "allocs/iter") and per op of the case's work
    * ("B/op", "allocs/op"; an imported Go benchmark's op is one iteration, as its case declares no work).
    * Runs with the cache simulation give estimated cycles per iteration and per op ("cycles/iter",
-   * "cycles/op": src/evidence/views.ts CYCLES_METRICS).
+   * "cycles/op"): the families in src/evidence/history-metrics.ts.
    */
   metrics: z.record(text(TEXT_CAPS.name), z.number()).optional(),
   /** Instructions per iteration, where the run counted (CPU cases; records @2 on). */

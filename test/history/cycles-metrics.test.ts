@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { derive, seriesFile } from '../../src/history/derive.js';
 import { parseRecord, recordPath, serializeRecord, toRecord } from '../../src/history/record.js';
 import type { CaseSeriesFile } from '../../src/history/schema.js';
-import { CYCLES_METRICS } from '../../src/evidence/views.js';
+import { CYCLES_METRICS } from '../../src/evidence/history-metrics.js';
 import type { Result } from '../../src/spec/schema.js';
 import { axisTitle, formatValue, metricsOf } from '../../pages/src/metric.js';
 import { context, countedResult } from './helpers.js';

@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { derive } from '../../src/history/derive.js';
 import { recordPath, toRecord } from '../../src/history/record.js';
-import { CYCLES_METRICS } from '../../src/evidence/views.js';
+import { CYCLES_METRICS } from '../../src/evidence/history-metrics.js';
 import type { Runner } from '../../src/spec/schema.js';
 import { context, countedResult } from '../history/helpers.js';
 import { openRendered, writeHistoryFolder } from './harness.js';
