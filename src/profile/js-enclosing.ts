@@ -3,6 +3,7 @@
 // through it would be listed under the callback, not under the function whose code changed. The
 // V8 symbolizer (v8-symbols.ts) adds the enclosing function to an anonymous function's name, and
 // folding (fold.ts) lists the callback's cost under that function.
+import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { parse, type Node } from 'acorn';
@@ -76,9 +77,11 @@ const before = (a: [number, number], b: [number, number]) => a[0] < b[0] || (a[0
 /**
  * Parsed files, shared by every lookup of the process (a run's three counting processes read the
  * same packages: cafe-utility's index.js takes a third of a second to parse), kept while the
- * file's size and time are the same.
+ * file's size and time are the same; and by their text, so base's and head's copies of the same
+ * package, built in folders of their own, are parsed once.
  */
 const parsed = new Map<string, { stamp: string; scopes: Scope[] | null }>();
+const byText = new Map<string, Scope[] | null>();
 
 function scopesOf(path: string): Scope[] | null {
   let stamp = '';
@@ -92,7 +95,18 @@ function scopesOf(path: string): Scope[] | null {
   if (got?.stamp === stamp) return got.scopes;
   let scopes: Scope[] | null;
   try {
-    scopes = namedScopes(readFileSync(path, 'utf8'));
+    const text = readFileSync(path, 'utf8');
+    const key = createHash('sha256').update(text).digest('hex');
+    if (!byText.has(key)) {
+      let got: Scope[] | null;
+      try {
+        got = namedScopes(text);
+      } catch {
+        got = null;
+      }
+      byText.set(key, got);
+    }
+    scopes = byText.get(key)!;
   } catch {
     scopes = null;
   }
