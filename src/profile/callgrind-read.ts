@@ -156,14 +156,36 @@ class Names {
   }
 }
 
+/**
+ * Names as callgrind writes them, split into function and callers (splitContext) with the parts'
+ * context key, shared by the dumps read with it: the same names, hundreds of characters each,
+ * recur in every dump of a row, base's and head's alike.
+ */
+export class NameCache {
+  private readonly split = new Map<string, { parts: string[]; level: number; key: string }>();
+  get(raw: string): { parts: string[]; level: number; key: string } {
+    let s = this.split.get(raw);
+    if (!s) {
+      const c = splitContext(raw);
+      const parts = [c.fn, ...c.callers];
+      this.split.set(raw, (s = { parts, level: c.level, key: contextKey(parts) }));
+    }
+    return s;
+  }
+}
+
 const add = (m: Map<string, number>, k: string, v: number) => m.set(k, (m.get(k) ?? 0) + v);
 
 /**
  * Parses a callgrind file (format version 1, one event: Ir). `rename` maps a function's name as
  * callgrind wrote it (recursion suffix removed) to the name shown (demangling, V8's JIT symbols).
  */
-export function readDumpProfile(text: string, rename: ((fn: string) => string) & { positions?: JitPositions } = (f) => f): DumpProfile {
-  const r = new DumpReader(text, rename);
+export function readDumpProfile(
+  text: string,
+  rename: ((fn: string) => string) & { positions?: JitPositions } = (f) => f,
+  names: NameCache = new NameCache(),
+): DumpProfile {
+  const r = new DumpReader(text, rename, names);
   scanDump(text, r);
   return r.finish();
 }
@@ -270,6 +292,7 @@ class DumpReader {
   constructor(
     text: string,
     private readonly rename: ((fn: string) => string) & { positions?: JitPositions },
+    private readonly names: NameCache,
   ) {
     this.profile = {
       trigger: triggerOf(text),
@@ -298,11 +321,12 @@ class DumpReader {
   private read(raw: string): ParsedName {
     let r = this.parsed.get(raw);
     if (!r) {
-      const s = splitContext(raw);
-      const chain = [s.fn, ...s.callers].map((x) => this.rename1(x));
-      const node = contextKey(chain);
+      const s = this.names.get(raw);
+      const chain = s.parts.map((x) => this.rename1(x));
+      // Names the renaming left as they were keep the shared key (most: only JIT code is renamed).
+      const node = chain.every((x, i) => x === s.parts[i]) ? s.key : contextKey(chain);
       if (!this.ctx.chain.has(node)) this.ctx.chain.set(node, chain);
-      this.parsed.set(raw, (r = { fn: chain[0]!, node, deeper: s.level > 1, raw: s.fn }));
+      this.parsed.set(raw, (r = { fn: chain[0]!, node, deeper: s.level > 1, raw: s.parts[0]! }));
     }
     return r;
   }

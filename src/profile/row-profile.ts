@@ -5,7 +5,7 @@ import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:f
 import { join } from 'node:path';
 import { V8_HEAP_FUNCTION, V8_LOGGER_FUNCTION, WALL_CLOCK_FUNCTIONS } from '../count/callgrind.js';
 import type { Runner } from '../spec/schema.js';
-import { contextFunction, inclusive, readDumpProfile, triggerOf, type Edge, type LineCost } from './callgrind-read.js';
+import { contextFunction, inclusive, NameCache, readDumpProfile, triggerOf, type Edge, type LineCost } from './callgrind-read.js';
 
 /** One function of a row profile, instructions per iteration. */
 export interface FunctionCost {
@@ -160,7 +160,7 @@ function addLines(into: Map<string, LineCost>, from: Map<string, LineCost> | und
 }
 
 /** The row's profile from its dump files (one unit's: dumpsByUnit). */
-export function rowProfile(runner: Runner, files: readonly string[], symbolize?: Symbolizer | DumpSymbolizers): RowProfile {
+export function rowProfile(runner: Runner, files: readonly string[], symbolize?: Symbolizer | DumpSymbolizers, names = new NameCache()): RowProfile {
   const functions = new Map<string, FunctionCost>();
   const edges = new Map<string, Map<string, Edge>>();
   const contexts: RowProfile['contexts'] = { nodes: new Map(), edges: new Map() };
@@ -169,7 +169,7 @@ export function rowProfile(runner: Runner, files: readonly string[], symbolize?:
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
     const sym = typeof symbolize === 'object' ? symbolize.forDump(text) : symbolize;
-    const d = readDumpProfile(text, sym);
+    const d = readDumpProfile(text, sym, names);
     if (!d.trigger) continue;
     steps.add(`${d.trigger.unit} ${d.trigger.step}`);
     withoutLeftOut(d, LEFT_OUT[runner]);
