@@ -66,7 +66,7 @@ export interface V8Script {
 const HEX = /^0x[0-9a-f]+$/i;
 const INT = /^-?\d+$/;
 
-const CodeCreation = z.tuple([
+export const CodeCreation = z.tuple([
   z.literal('code-creation'),
   z.string(), // type
   z.string().regex(INT), // kind
@@ -81,8 +81,8 @@ const CodeCreation = z.tuple([
  * each made a fifth of the log's reading and most of its garbage. A line the pattern refuses is
  * parsed by the schema, which names the field.
  */
-const CODE_CREATION_LINE = /^code-creation,[^,]*,-?\d+,-?\d+,0[xX][0-9a-fA-F]+,-?\d+,[^,]*(?:,|$)/;
-const CODE_SOURCE_INFO_LINE =
+export const CODE_CREATION_LINE = /^code-creation,[^,]*,-?\d+,-?\d+,0[xX][0-9a-fA-F]+,-?\d+,[^,]*(?:,|$)/;
+export const CODE_SOURCE_INFO_LINE =
   /^code-source-info,0[xX][0-9a-fA-F]+,-?\d+,-?\d+,-?\d+,(?:C\d+O-?\d+(?:I\d+)?)*,(?:F\d+O-?\d+(?:I\d+)?)*,(?:[sS]0[xX][0-9a-fA-F]+)*$/;
 
 /** `C<pc>O<offset>[I<inlining>]`…, as CodeSourceInfo's sixth field checked it, read without a match per entry. */
@@ -106,7 +106,7 @@ function readPositions(pos: string): V8Code['positions'] {
   return out;
 }
 
-const CodeSourceInfo = z.tuple([
+export const CodeSourceInfo = z.tuple([
   z.literal('code-source-info'),
   z.string().regex(HEX),
   z.string().regex(INT),
