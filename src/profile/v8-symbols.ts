@@ -68,8 +68,10 @@ function readPerfMap(text: string, file: string): WrittenEntry[] {
   lines.pop();
   let end = 0;
   const seen = new Map<string, number>();
+  // A map of ASCII only (V8's names of JavaScript functions may be any Unicode) has a byte per character.
+  const ascii = Buffer.byteLength(text) === text.length;
   for (const [i, line] of lines.entries()) {
-    end += Buffer.byteLength(line) + 1;
+    end += (ascii ? line.length : Buffer.byteLength(line)) + 1;
     if (line === '') continue;
     const m = LINE.exec(line);
     if (!m) throw new Error(`${file}:${i + 1}: not a perf map line ('<hex start> <hex size> <name>'): ${JSON.stringify(line.slice(0, 120))}`);
