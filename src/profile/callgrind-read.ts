@@ -84,7 +84,10 @@ export interface ContextGraph {
 /** A context node's key: the function, then its callers, nearest first. */
 export const contextKey = (chain: readonly string[]): string => chain.join('\u0001');
 /** The function a context node belongs to. */
-export const contextFunction = (key: string): string => key.split('\u0001', 1)[0]!;
+export const contextFunction = (key: string): string => {
+  const end = key.indexOf('\u0001');
+  return end < 0 ? key : key.slice(0, end);
+};
 
 /**
  * Callgrind's name of a function in context, `fn'2'caller1'caller2` (recursion level, then the
