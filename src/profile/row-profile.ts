@@ -166,14 +166,22 @@ const addEdges = (into: Map<string, Map<string, Edge>>, from: Map<string, Map<st
   for (const [caller, out] of from) {
     const to = into.get(caller) ?? new Map<string, Edge>();
     into.set(caller, to);
+    // The row's edges are its own objects (made here, never a dump's): added to in place.
     for (const [callee, e] of out) {
-      const had = to.get(callee) ?? { calls: 0, ir: 0 };
-      to.set(callee, { calls: had.calls + e.calls, ir: had.ir + e.ir });
+      const had = to.get(callee);
+      if (had) {
+        had.calls += e.calls;
+        had.ir += e.ir;
+      } else to.set(callee, { calls: 0 + e.calls, ir: 0 + e.ir });
     }
   }
 };
 const perIteration = (edges: Map<string, Map<string, Edge>>, n: number) => {
-  for (const out of edges.values()) for (const [k, e] of out) out.set(k, { calls: e.calls / n, ir: e.ir / n });
+  for (const out of edges.values())
+    for (const e of out.values()) {
+      e.calls /= n;
+      e.ir /= n;
+    }
 };
 
 /** Adds one dump's line costs of a function into the row's. */
@@ -217,8 +225,10 @@ export function rowProfile(runner: Runner, files: readonly string[], symbolize?:
     for (const o of d.objects) objects.add(o);
     addEdges(edges, d.edges);
     for (const [node, self] of d.contexts.self) {
-      const c = contexts.nodes.get(node) ?? { chain: d.contexts.chain.get(node) ?? [contextFunction(node)], self: 0, inclusive: 0 };
-      contexts.nodes.set(node, { ...c, self: c.self + self, inclusive: c.inclusive + inclusive(d.contexts, node) });
+      let c = contexts.nodes.get(node);
+      if (!c) contexts.nodes.set(node, (c = { chain: d.contexts.chain.get(node) ?? [contextFunction(node)], self: 0, inclusive: 0 }));
+      c.self += self;
+      c.inclusive += inclusive(d.contexts, node);
     }
     addEdges(contexts.edges, d.contexts.edges);
   }
