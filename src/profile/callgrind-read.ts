@@ -84,7 +84,10 @@ export interface ContextGraph {
 /** A context node's key: the function, then its callers, nearest first. */
 export const contextKey = (chain: readonly string[]): string => chain.join('\u0001');
 /** The function a context node belongs to. */
-export const contextFunction = (key: string): string => key.split('\u0001', 1)[0]!;
+export const contextFunction = (key: string): string => {
+  const end = key.indexOf('\u0001');
+  return end < 0 ? key : key.slice(0, end);
+};
 
 /**
  * Callgrind's name of a function in context, `fn'2'caller1'caller2` (recursion level, then the
@@ -96,11 +99,14 @@ export function splitContext(raw: string): { fn: string; level: number; callers:
   const parts: string[] = [];
   let depth = 0;
   let start = 0;
+  // By character code: names run to hundreds of characters, a string per character cost more than the rest of their reading.
   for (let i = 0; i < raw.length; i++) {
-    const c = raw[i];
-    if (c === '<' || c === '(') depth++;
-    else if ((c === '>' && raw[i - 1] !== '-') || c === ')') depth = Math.max(0, depth - 1);
-    else if (c === "'" && depth === 0) {
+    const c = raw.charCodeAt(i);
+    if (c === 60 || c === 40)
+      depth++; // < (
+    else if ((c === 62 && raw.charCodeAt(i - 1) !== 45) || c === 41)
+      depth = Math.max(0, depth - 1); // > not after -, )
+    else if (c === 39 && depth === 0) {
       parts.push(raw.slice(start, i));
       start = i + 1;
     }
@@ -127,12 +133,47 @@ export const baseName = (fn: string): string => splitContext(fn).fn;
  * objects have id spaces of their own.
  */
 class Names {
-  private readonly byId = new Map<string, string>();
+  private readonly byId: string[] = [];
+  /** The id of the name resolve() gave last (-1: not compressed), and whether its spec defined it. */
+  id = -1;
+  defined = false;
   resolve(spec: string): string {
-    const m = /^\((\d+)\)(?: (.*))?$/.exec(spec);
-    if (!m) return spec;
-    if (m[2] !== undefined) this.byId.set(m[1]!, m[2]);
-    return this.byId.get(m[1]!) ?? '';
+    this.id = -1;
+    this.defined = false;
+    // `(digits)`, then nothing or a space and the name; anything else is a name as it is.
+    const close = spec.charCodeAt(0) === 40 ? spec.indexOf(')') : -1;
+    if (close < 2) return spec;
+    let id = 0;
+    for (let i = 1; i < close; i++) {
+      const c = spec.charCodeAt(i);
+      if (c < 48 || c > 57) return spec;
+      id = id * 10 + (c - 48);
+    }
+    if (close + 1 < spec.length) {
+      if (spec.charCodeAt(close + 1) !== 32) return spec;
+      this.byId[id] = spec.slice(close + 2);
+      this.defined = true;
+    }
+    this.id = id;
+    return this.byId[id] ?? '';
+  }
+}
+
+/**
+ * Names as callgrind writes them, split into function and callers (splitContext) with the parts'
+ * context key, shared by the dumps read with it: the same names, hundreds of characters each,
+ * recur in every dump of a row, base's and head's alike.
+ */
+export class NameCache {
+  private readonly split = new Map<string, { parts: string[]; level: number; key: string }>();
+  get(raw: string): { parts: string[]; level: number; key: string } {
+    let s = this.split.get(raw);
+    if (!s) {
+      const c = splitContext(raw);
+      const parts = [c.fn, ...c.callers];
+      this.split.set(raw, (s = { parts, level: c.level, key: contextKey(parts) }));
+    }
+    return s;
   }
 }
 
@@ -142,106 +183,37 @@ const add = (m: Map<string, number>, k: string, v: number) => m.set(k, (m.get(k)
  * Parses a callgrind file (format version 1, one event: Ir). `rename` maps a function's name as
  * callgrind wrote it (recursion suffix removed) to the name shown (demangling, V8's JIT symbols).
  */
-export function readDumpProfile(text: string, rename: ((fn: string) => string) & { positions?: JitPositions } = (f) => f): DumpProfile {
-  const profile: DumpProfile = {
-    trigger: triggerOf(text),
-    self: new Map(),
-    edges: new Map(),
-    reentered: new Map(),
-    files: new Map(),
-    lines: new Map(),
-    objects: new Set(),
-    contexts: { self: new Map(), edges: new Map(), reentered: new Map(), chain: new Map() },
-  };
-  const ctx = profile.contexts;
-  const fns = new Names();
-  const files = new Names();
-  const objects = new Names();
-  // Cost lines start with their positions (`positions:`, one unless --dump-instr adds the address);
-  // the line is the last, absolute or relative to the previous cost line's (+n, -n, *).
-  const positions = /^positions: (.+)$/m.exec(text)?.[1]!.trim().split(/ +/) ?? ['line'];
-  const lineAt = positions.indexOf('line');
-  const instrAt = positions.indexOf('instr');
-  const prev = positions.map(() => 0);
-  let object = '';
-  let srcFile = '';
-  let fnLines: Map<string, LineCost> | null = null;
-  const renamed = new Map<string, string>();
-  const rename1 = (raw: string) => {
-    let n = renamed.get(raw);
-    if (n === undefined) renamed.set(raw, (n = rename(raw)));
-    return n;
-  };
-  // Each name callgrind wrote, read once: its function, context node and recursion level, and the
-  // name callgrind gave the function itself (bee-js's JIT code: the address V8's code log is read at).
-  const parsed = new Map<string, { fn: string; node: string; deeper: boolean; raw: string }>();
-  const read = (raw: string) => {
-    let r = parsed.get(raw);
-    if (!r) {
-      const s = splitContext(raw);
-      const chain = [s.fn, ...s.callers].map(rename1);
-      const node = contextKey(chain);
-      if (!ctx.chain.has(node)) ctx.chain.set(node, chain);
-      parsed.set(raw, (r = { fn: chain[0]!, node, deeper: s.level > 1, raw: s.fn }));
-    }
-    return r;
-  };
-  // bee-js: V8's positions of JIT code's instructions (with instruction addresses in the dump).
-  const jit = instrAt >= 0 ? rename.positions : undefined;
-  // A bee-js function inlined into another package's JIT code: its node under the code's node.
-  const inlinedNode = (charge: string, host: string) => {
-    const key = contextKey([charge, host]);
-    if (!ctx.chain.has(key)) ctx.chain.set(key, [charge, ...(ctx.chain.get(host) ?? [host])]);
-    return key;
-  };
-  // Nodes entered at their first level: only those have deeper levels whose calls count twice.
-  const firstLevel = new Set<string>();
-  const ctxReentered = new Map<string, number>();
-  let file = '';
-  let fn = '';
-  let rawFn = '';
-  let node = '';
-  let callee: string | null = null;
-  let calleeNode = '';
-  let calleeRaw = '';
-  let calls = 0;
-  // Each file's line keys, made once (a dump has tens of thousands of cost lines, a few thousand lines).
-  const keysByFile = new Map<string, Map<number, string>>();
-  let keyFile: string | null = null;
-  let fileKeys = new Map<number, string>();
-  // One cost line's Ir booked to a function and its context node: its own cost, or the call the
-  // line before it announced (which the booking ends).
-  const book = (to: string, toNode: string, cost: LineCost | undefined, ir: number) => {
-    if (callee === null) {
-      add(profile.self, to, ir);
-      add(ctx.self, toNode, ir);
-      if (cost) cost.self += ir;
-      return;
-    }
-    if (cost && callee !== to) add(cost.calls, callee, ir);
-    const deeper = read(calleeRaw).deeper;
-    if (callee !== to) {
-      addEdge(profile.edges, to, callee, calls, ir);
-      if (deeper) add(profile.reentered, callee, ir);
-    }
-    if (calleeNode !== toNode) {
-      addEdge(ctx.edges, toNode, calleeNode, calls, ir);
-      if (deeper) add(ctxReentered, calleeNode, ir);
-    }
-    callee = null;
-  };
-  for (let from = 0; from < text.length; ) {
+export function readDumpProfile(
+  text: string,
+  rename: ((fn: string) => string) & { positions?: JitPositions } = (f) => f,
+  names: NameCache = new NameCache(),
+): DumpProfile {
+  const r = new DumpReader(text, rename, names);
+  scanDump(text, r);
+  return r.finish();
+}
+
+/**
+ * The dump's lines, one by one: a cost line's positions and Ir are read in place (a dump with
+ * addresses has a cost line per instruction, half a million in a bee-js iteration, and a string or
+ * array per field made most of the read's time and garbage), and an own cost outside JIT code
+ * with no source line, most of them, is summed on the spot. Everything else is the reader's.
+ * Kept this small so V8 compiles it early and once: a single function holding the whole reader
+ * was compiled anew at each path it had not yet taken, a fifth of a cold read.
+ */
+function scanDump(text: string, r: DumpReader): void {
+  const fields = r.positions.length;
+  const { lineAt, instrAt, prev } = r;
+  const end = text.length;
+  for (let from = 0; from < end; ) {
     let to = text.indexOf('\n', from);
-    if (to < 0) to = text.length;
+    if (to < 0) to = end;
     const c = text.charCodeAt(from);
     // A cost line: a position (number, +n, -n, *) then the Ir.
     if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 42) {
-      // The positions, then the Ir, read in place: a dump with addresses has a cost line per
-      // instruction (half a million in a bee-js iteration), and a string or array per field made
-      // most of the read's time and garbage.
       let pos = from;
       let ir = 0;
-      for (let k = 0; k <= positions.length && pos < to; k++) {
+      for (let k = 0; k <= fields && pos < to; k++) {
         const sign = text.charCodeAt(pos);
         let q = sign === 42 || sign === 43 || sign === 45 ? pos + 1 : pos;
         // Addresses are hexadecimal (`0x…` when absolute), relative to the previous cost line's; lines decimal.
@@ -251,90 +223,262 @@ export function readDumpProfile(text: string, rename: ((fn: string) => string) &
         for (let ch = text.charCodeAt(q); q < to && ch !== 32; ch = text.charCodeAt(++q)) {
           n = hex ? n * 16 + (ch <= 57 ? ch - 48 : (ch | 32) - 87) : n * 10 + (ch - 48);
         }
-        if (k === positions.length) ir = n;
+        if (k === fields) ir = n;
         else if (k === lineAt || k === instrAt) prev[k] = sign === 42 ? prev[k]! : sign === 43 ? prev[k]! + n : sign === 45 ? prev[k]! - n : n;
         pos = q + 1;
       }
-      from = to + 1;
-      let at = lineAt < 0 ? 0 : prev[lineAt]!;
-      let cost: LineCost | undefined;
-      // JIT code (no line tables): its line and, for inlined bee-js code, the function it is charged to.
-      const place = jit && ir !== 0 && rawFn ? jit(rawFn, prev[instrAt]!) : null;
-      if (place) {
-        at = 0;
-        const target = place.charge ?? fn;
-        let toNode = node;
-        if (place.charge) {
-          toNode = inlinedNode(place.charge, node);
-          addEdge(profile.edges, fn, target, 0, ir);
-          addEdge(ctx.edges, node, toNode, 0, ir);
-          if (!profile.files.has(target)) profile.files.set(target, '');
-        }
-        const lines = profile.lines.get(target) ?? profile.lines.set(target, new Map()).get(target)!;
-        const k = lineKey(place.file, place.line);
-        cost = lines.get(k);
-        if (!cost) lines.set(k, (cost = { self: 0, calls: new Map(), ...(place.function ? { frame: place.function } : {}) }));
-        book(target, toNode, cost, ir);
-        continue;
-      }
-      if (at > 0 && ir !== 0) {
-        fnLines ??= profile.lines.get(fn) ?? profile.lines.set(fn, new Map()).get(fn)!;
-        if (srcFile !== keyFile) {
-          keyFile = srcFile;
-          fileKeys = keysByFile.get(srcFile) ?? keysByFile.set(srcFile, new Map()).get(srcFile)!;
-        }
-        let k = fileKeys.get(at);
-        if (k === undefined) fileKeys.set(at, (k = lineKey(srcFile, at)));
-        cost = fnLines.get(k);
-        if (!cost) fnLines.set(k, (cost = { self: 0, calls: new Map(), ...(instrAt >= 0 && object ? { at: { object, address: prev[instrAt]! } } : {}) }));
-      }
-      book(fn, node, cost, ir);
-      continue;
-    }
-    const line = text.slice(from, to);
+      if (r.callee === null && (ir === 0 || (r.rawFn === '' && (lineAt < 0 || prev[lineAt]! <= 0)))) r.ownOfFn += ir;
+      else r.costLine(ir);
+    } else r.header(text.slice(from, to));
     from = to + 1;
+  }
+}
+
+/** One name as callgrind wrote it, read: its function, context node, recursion level and the name callgrind gave the function itself. */
+interface ParsedName {
+  fn: string;
+  node: string;
+  deeper: boolean;
+  raw: string;
+}
+
+/** What readDumpProfile builds as it reads a dump's lines (scanDump). */
+class DumpReader {
+  readonly profile: DumpProfile;
+  private readonly ctx: ContextGraph;
+  private readonly fns = new Names();
+  private readonly files = new Names();
+  private readonly objects = new Names();
+  /** Cost lines start with their positions (`positions:`, one unless --dump-instr adds the address). */
+  readonly positions: string[];
+  /** Which position is the line (absolute or relative to the previous cost line's: +n, -n, *) and which the address; -1 for none. */
+  readonly lineAt: number;
+  readonly instrAt: number;
+  /** The last cost line's positions (an address can pass 2^31). */
+  readonly prev: Float64Array;
+  /** bee-js: V8's positions of JIT code's instructions (with instruction addresses in the dump). */
+  private readonly jit: JitPositions | undefined;
+  private readonly renamed = new Map<string, string>();
+  private readonly parsed = new Map<string, ParsedName>();
+  /** The same by compressed id (`fn=(12)`): names run to hundreds of characters, and looking each reference up by its text was a fifth of the read's time. */
+  private readonly byId: Array<ParsedName | undefined> = [];
+  /** Nodes entered at their first level: only those have deeper levels whose calls count twice. */
+  private readonly firstLevel = new Set<string>();
+  private readonly ctxReentered = new Map<string, number>();
+  /** Each file's line keys, made once (a dump has tens of thousands of cost lines, a few thousand lines). */
+  private readonly keysByFile = new Map<string, Map<number, string>>();
+  private keyFile: string | null = null;
+  private fileKeys = new Map<number, string>();
+  /** Each JIT position's line key, made once. */
+  private readonly placeKeys = new Map<object, string>();
+  private object = '';
+  private file = '';
+  private srcFile = '';
+  private fnLines: Map<string, LineCost> | null = null;
+  private fn = '';
+  /** The current function's name as callgrind wrote it where it is JIT code V8's code log can place ('' otherwise). */
+  rawFn = '';
+  private node = '';
+  /** The callee the last `calls=` line announced, until the cost line after it books the call. */
+  callee: string | null = null;
+  private calleeNode = '';
+  private calleeRaw = '';
+  private calleeId = -1;
+  private calleeDeeper = false;
+  private calls = 0;
+  /**
+   * The current function's own Ir, added to its maps when another function begins (bookOwn):
+   * most of a dump's cost lines are own cost. Ir are integers, so the sums are the same in any order.
+   */
+  ownOfFn = 0;
+
+  constructor(
+    text: string,
+    private readonly rename: ((fn: string) => string) & { positions?: JitPositions },
+    private readonly names: NameCache,
+  ) {
+    this.profile = {
+      trigger: triggerOf(text),
+      self: new Map(),
+      edges: new Map(),
+      reentered: new Map(),
+      files: new Map(),
+      lines: new Map(),
+      objects: new Set(),
+      contexts: { self: new Map(), edges: new Map(), reentered: new Map(), chain: new Map() },
+    };
+    this.ctx = this.profile.contexts;
+    this.positions = /^positions: (.+)$/m.exec(text)?.[1]!.trim().split(/ +/) ?? ['line'];
+    this.lineAt = this.positions.indexOf('line');
+    this.instrAt = this.positions.indexOf('instr');
+    this.prev = new Float64Array(this.positions.length);
+    this.jit = this.instrAt >= 0 ? rename.positions : undefined;
+  }
+
+  private rename1(raw: string): string {
+    let n = this.renamed.get(raw);
+    if (n === undefined) this.renamed.set(raw, (n = this.rename(raw)));
+    return n;
+  }
+
+  private read(raw: string): ParsedName {
+    let r = this.parsed.get(raw);
+    if (!r) {
+      const s = this.names.get(raw);
+      const chain = s.parts.map((x) => this.rename1(x));
+      // Names the renaming left as they were keep the shared key (most: only JIT code is renamed).
+      const node = chain.every((x, i) => x === s.parts[i]) ? s.key : contextKey(chain);
+      if (!this.ctx.chain.has(node)) this.ctx.chain.set(node, chain);
+      this.parsed.set(raw, (r = { fn: chain[0]!, node, deeper: s.level > 1, raw: s.parts[0]! }));
+    }
+    return r;
+  }
+
+  private readName(raw: string, id: number): ParsedName {
+    return id < 0 ? this.read(raw) : (this.byId[id] ??= this.read(raw));
+  }
+
+  /** A bee-js function inlined into another package's JIT code: its node under the code's node. */
+  private inlinedNode(charge: string, host: string): string {
+    const key = contextKey([charge, host]);
+    if (!this.ctx.chain.has(key)) this.ctx.chain.set(key, [charge, ...(this.ctx.chain.get(host) ?? [host])]);
+    return key;
+  }
+
+  private bookOwn(): void {
+    if (this.ownOfFn === 0) return;
+    add(this.profile.self, this.fn, this.ownOfFn);
+    add(this.ctx.self, this.node, this.ownOfFn);
+    this.ownOfFn = 0;
+  }
+
+  /** One cost line's Ir booked to a function and its context node: its own cost, or the call the line before it announced (which the booking ends). */
+  private book(to: string, toNode: string, cost: LineCost | undefined, ir: number): void {
+    const callee = this.callee;
+    if (callee === null) {
+      if (to === this.fn && toNode === this.node) this.ownOfFn += ir;
+      else {
+        add(this.profile.self, to, ir);
+        add(this.ctx.self, toNode, ir);
+      }
+      if (cost) cost.self += ir;
+      return;
+    }
+    if (cost && callee !== to) add(cost.calls, callee, ir);
+    if (callee !== to) {
+      addEdge(this.profile.edges, to, callee, this.calls, ir);
+      if (this.calleeDeeper) add(this.profile.reentered, callee, ir);
+    }
+    if (this.calleeNode !== toNode) {
+      addEdge(this.ctx.edges, toNode, this.calleeNode, this.calls, ir);
+      if (this.calleeDeeper) add(this.ctxReentered, this.calleeNode, ir);
+    }
+    this.callee = null;
+  }
+
+  /** A cost line (its positions in `prev`) that is not an own cost without a line: a call's, a source line's or JIT code's. */
+  costLine(ir: number): void {
+    const { profile, prev, instrAt } = this;
+    let at = this.lineAt < 0 ? 0 : prev[this.lineAt]!;
+    let cost: LineCost | undefined;
+    // JIT code (no line tables): its line and, for inlined bee-js code, the function it is charged to.
+    const place = this.jit && ir !== 0 && this.rawFn ? this.jit(this.rawFn, prev[instrAt]!) : null;
+    if (place) {
+      at = 0;
+      const target = place.charge ?? this.fn;
+      let toNode = this.node;
+      if (place.charge) {
+        toNode = this.inlinedNode(place.charge, this.node);
+        addEdge(profile.edges, this.fn, target, 0, ir);
+        addEdge(this.ctx.edges, this.node, toNode, 0, ir);
+        if (!profile.files.has(target)) profile.files.set(target, '');
+      }
+      const lines = profile.lines.get(target) ?? profile.lines.set(target, new Map()).get(target)!;
+      let k = this.placeKeys.get(place);
+      if (k === undefined) this.placeKeys.set(place, (k = lineKey(place.file, place.line)));
+      cost = lines.get(k);
+      if (!cost) lines.set(k, (cost = { self: 0, calls: new Map(), ...(place.function ? { frame: place.function } : {}) }));
+      this.book(target, toNode, cost, ir);
+      return;
+    }
+    if (at > 0 && ir !== 0) {
+      this.fnLines ??= profile.lines.get(this.fn) ?? profile.lines.set(this.fn, new Map()).get(this.fn)!;
+      if (this.srcFile !== this.keyFile) {
+        this.keyFile = this.srcFile;
+        this.fileKeys = this.keysByFile.get(this.srcFile) ?? this.keysByFile.set(this.srcFile, new Map()).get(this.srcFile)!;
+      }
+      let k = this.fileKeys.get(at);
+      if (k === undefined) this.fileKeys.set(at, (k = lineKey(this.srcFile, at)));
+      cost = this.fnLines.get(k);
+      if (!cost)
+        this.fnLines.set(
+          k,
+          (cost = { self: 0, calls: new Map(), ...(instrAt >= 0 && this.object ? { at: { object: this.object, address: prev[instrAt]! } } : {}) }),
+        );
+    }
+    this.book(this.fn, this.node, cost, ir);
+  }
+
+  /** Any line but a cost line: names, files, objects, calls. */
+  header(line: string): void {
+    const { profile, ctx, fns } = this;
     if (line.startsWith('fl=')) {
-      file = files.resolve(line.slice(3));
-      srcFile = file;
+      this.file = this.files.resolve(line.slice(3));
+      this.srcFile = this.file;
     } else if (line.startsWith('fi=') || line.startsWith('fe=')) {
-      srcFile = files.resolve(line.slice(3)); // inlined code: its lines are its own file's, its cost its function's
+      this.srcFile = this.files.resolve(line.slice(3)); // inlined code: its lines are its own file's, its cost its function's
     } else if (line.startsWith('cfi=') || line.startsWith('cfl=')) {
-      files.resolve(line.slice(4)); // defines ids
+      this.files.resolve(line.slice(4)); // defines ids
     } else if (line.startsWith('ob=')) {
-      object = objects.resolve(line.slice(3));
-      if (object) profile.objects.add(object);
+      this.object = this.objects.resolve(line.slice(3));
+      if (this.object) profile.objects.add(this.object);
     } else if (line.startsWith('cob=')) {
-      objects.resolve(line.slice(4));
+      this.objects.resolve(line.slice(4));
     } else if (line.startsWith('fn=')) {
-      const r = read(fns.resolve(line.slice(3)));
-      srcFile = file;
-      fnLines = null;
-      fn = r.fn;
-      rawFn = jit && /^0x[0-9a-f]+$/.test(r.raw) ? r.raw : '';
-      node = r.node;
-      if (!r.deeper) firstLevel.add(node);
-      if (!profile.files.has(fn)) profile.files.set(fn, file);
-      if (!profile.self.has(fn)) profile.self.set(fn, 0);
-      if (!ctx.self.has(node)) ctx.self.set(node, 0);
+      this.bookOwn();
+      const raw = fns.resolve(line.slice(3));
+      if (fns.defined) this.byId[fns.id] = undefined;
+      const r = this.readName(raw, fns.id);
+      this.srcFile = this.file;
+      this.fnLines = null;
+      this.fn = r.fn;
+      this.rawFn = this.jit && /^0x[0-9a-f]+$/.test(r.raw) ? r.raw : '';
+      this.node = r.node;
+      if (!r.deeper) this.firstLevel.add(this.node);
+      if (!profile.files.has(this.fn)) profile.files.set(this.fn, this.file);
+      if (!profile.self.has(this.fn)) profile.self.set(this.fn, 0);
+      if (!ctx.self.has(this.node)) ctx.self.set(this.node, 0);
     } else if (line.startsWith('cfn=')) {
-      calleeRaw = fns.resolve(line.slice(4));
+      this.calleeRaw = fns.resolve(line.slice(4));
+      this.calleeId = fns.id;
+      if (fns.defined) this.byId[this.calleeId] = undefined;
     } else if (line.startsWith('calls=')) {
-      calls = Number(line.slice(6).split(' ')[0]) || 0;
-      const r = read(calleeRaw);
-      callee = r.fn;
-      calleeNode = r.node;
+      const space = line.indexOf(' ', 6);
+      this.calls = Number(line.slice(6, space < 0 ? line.length : space)) || 0;
+      const r = this.readName(this.calleeRaw, this.calleeId);
+      this.callee = r.fn;
+      this.calleeNode = r.node;
+      this.calleeDeeper = r.deeper;
     }
   }
-  // A node met only at deeper levels (`f'2'g'f`) is a context of its own: nothing counted twice.
-  for (const [n, ir] of ctxReentered) if (firstLevel.has(n)) ctx.reentered.set(n, ir);
-  return profile;
+
+  finish(): DumpProfile {
+    this.bookOwn();
+    // A node met only at deeper levels (`f'2'g'f`) is a context of its own: nothing counted twice.
+    for (const [n, ir] of this.ctxReentered) if (this.firstLevel.has(n)) this.ctx.reentered.set(n, ir);
+    return this.profile;
+  }
 }
 
 function addEdge(edges: Map<string, Map<string, Edge>>, from: string, to: string, calls: number, ir: number): void {
-  const out = edges.get(from) ?? new Map<string, Edge>();
-  edges.set(from, out);
-  const e = out.get(to) ?? { calls: 0, ir: 0 };
-  out.set(to, { calls: e.calls + calls, ir: e.ir + ir });
+  let out = edges.get(from);
+  if (!out) edges.set(from, (out = new Map<string, Edge>()));
+  const e = out.get(to);
+  // The edges are this read's own objects: added to in place.
+  if (e) {
+    e.calls += calls;
+    e.ir += ir;
+  } else out.set(to, { calls, ir });
 }
 
 /**

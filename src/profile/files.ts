@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Runner } from '../spec/schema.js';
+import { NameCache } from './callgrind-read.js';
 import { callgrindText } from './callgrind-write.js';
 import { diffProfiles } from './diff.js';
 import { profileOf, rowFolder, type KeptDumps, type RowRef } from './kept.js';
@@ -97,10 +98,12 @@ export function profileAb(o: ProfileAbOptions): { diffs: ProfileDiff[]; ms: numb
   const problems: string[] = [];
   // Largest instruction change first: those rows get files while the artifact has room.
   for (const row of o.rows.slice(0, MAX_PROFILED_ROWS)) {
-    const base = profileOf(o.runner, o.base, row, o.symbolize?.base, byUnit.base);
-    const head = profileOf(o.runner, o.head, row, o.symbolize?.head, byUnit.head);
+    // The three sides' dumps name the same functions: their names are split once for the row.
+    const names = new NameCache();
+    const base = profileOf(o.runner, o.base, row, o.symbolize?.base, byUnit.base, names);
+    const head = profileOf(o.runner, o.head, row, o.symbolize?.head, byUnit.head, names);
     if (!base || !head) continue;
-    const baseAgain = o.baseAgain && profileOf(o.runner, o.baseAgain, row, o.symbolize?.base, byUnit.baseAgain);
+    const baseAgain = o.baseAgain && profileOf(o.runner, o.baseAgain, row, o.symbolize?.base, byUnit.baseAgain, names);
     // One row that cannot be profiled costs that row its lists, not the others theirs.
     try {
       if (folderBytes(profilesDir(o.outDir)) > MAX_PROFILE_BYTES) {

@@ -221,7 +221,12 @@ export function allocationSites(p: RowProfile): Map<string, number> {
   const entry = (fn: string) => isAllocator(p.runner, fn);
   const callers = new Map<string, Array<{ caller: string; calls: number }>>();
   for (const [caller, out] of p.edges) {
-    for (const [callee, e] of out) callers.set(callee, [...(callers.get(callee) ?? []), { caller, calls: e.calls }]);
+    for (const [callee, e] of out) {
+      const list = callers.get(callee);
+      // Added to in place: a V8 builtin has thousands of callers, and a copy per caller was quadratic.
+      if (list) list.push({ caller, calls: e.calls });
+      else callers.set(callee, [{ caller, calls: e.calls }]);
+    }
   }
   const sites = new Map<string, number>();
   const keep = (fn: string, calls: number) => sites.set(fn, (sites.get(fn) ?? 0) + calls);

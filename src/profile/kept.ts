@@ -1,6 +1,7 @@
 // A counting run's kept dumps and the row profiles read from them: which dumps are a row's (by
 // the plan's units), the folder a row's files go in.
 import type { Plan } from '../spec/plan.js';
+import type { NameCache } from './callgrind-read.js';
 import type { Runner } from '../spec/schema.js';
 import { dumpsByUnit, rowProfile, type DumpSymbolizers, type RowProfile, type Symbolizer } from './row-profile.js';
 import { dumpSymbolizers } from './v8-symbols.js';
@@ -26,10 +27,11 @@ export function profileOf(
   row: RowRef,
   symbolize?: Symbolizer | DumpSymbolizers,
   byUnit = dumpsByUnit(run.dir),
+  names?: NameCache,
 ): RowProfile | null {
   const unit = run.plan.units.find((u) => u.id === row.caseId && String(u.param.label) === row.label);
   const files = unit ? byUnit.get(unit.unit) : undefined;
   if (!files || files.length === 0) return null;
   // bee-js: V8's JIT code named from the run's perf maps, kept beside its dumps.
-  return rowProfile(runner, files, symbolize ?? (runner === 'js' ? { forDump: dumpSymbolizers(run.dir) } : undefined));
+  return rowProfile(runner, files, symbolize ?? (runner === 'js' ? { forDump: dumpSymbolizers(run.dir) } : undefined), names);
 }

@@ -19,7 +19,10 @@ export function displayName(runner: Runner, name: string): string {
   } else {
     n = n.replace(/::h[0-9a-f]{16}$/, '');
   }
-  return [...n].length > NAME_CHARS ? `${[...n].slice(0, NAME_CHARS - 1).join('')}…` : n;
+  // A name of at most NAME_CHARS UTF-16 units has at most as many characters: kept without counting them.
+  if (n.length <= NAME_CHARS) return n;
+  const chars = [...n];
+  return chars.length > NAME_CHARS ? `${chars.slice(0, NAME_CHARS - 1).join('')}…` : n;
 }
 
 /**

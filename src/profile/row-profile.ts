@@ -5,7 +5,7 @@ import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:f
 import { join } from 'node:path';
 import { V8_HEAP_FUNCTION, V8_LOGGER_FUNCTION, WALL_CLOCK_FUNCTIONS } from '../count/callgrind.js';
 import type { Runner } from '../spec/schema.js';
-import { contextFunction, inclusive, readDumpProfile, triggerOf, type Edge, type LineCost } from './callgrind-read.js';
+import { contextFunction, inclusive, NameCache, readDumpProfile, triggerOf, type Edge, type LineCost } from './callgrind-read.js';
 
 /** One function of a row profile, instructions per iteration. */
 export interface FunctionCost {
@@ -99,28 +99,55 @@ const LEFT_OUT: Record<Runner, (fn: string) => boolean> = { go: isWallClock, rs:
 function withoutLeftOut(p: Graph, isLeftOut: (fn: string) => boolean): void {
   const roots = [...p.self.keys()].filter(isLeftOut);
   if (roots.length === 0) return;
-  // Shares are of the dump as callgrind wrote it, whichever wall-clock caller is taken out first.
-  const incl = new Map([...p.self.keys()].map((f) => [f, inclusive(p, f)]));
-  const self = new Map(p.self);
-  const edges = new Map([...p.edges].map(([f, out]) => [f, new Map(out)]));
-  const remove = (fn: string, ir: number, path: Set<string>) => {
-    const whole = incl.get(fn) ?? 0;
+  // Shares are of the dump as callgrind wrote it, whichever wall-clock caller is taken out first:
+  // a function's own cost and calls are kept as they were before the first change to them (copy
+  // on write), and its inclusive cost read from those. Only what the left-out functions reach is
+  // visited, so only that is copied (bee-js's loggers reach a few hundred of a dump's thousands).
+  const selfWas = new Map<string, number>();
+  const outWas = new Map<string, Map<string, Edge>>();
+  const selfOf = (fn: string) => (selfWas.has(fn) ? selfWas.get(fn) : p.self.get(fn));
+  const outOf = (fn: string) => outWas.get(fn) ?? p.edges.get(fn);
+  const incl = new Map<string, number>();
+  const inclOf = (fn: string) => {
+    if (!p.self.has(fn)) return 0;
+    let got = incl.get(fn);
+    if (got === undefined) {
+      let out = 0;
+      for (const e of outOf(fn)?.values() ?? []) out += e.ir;
+      incl.set(fn, (got = (selfOf(fn) ?? 0) + out - (p.reentered.get(fn) ?? 0)));
+    }
+    return got;
+  };
+  const path = new Set<string>();
+  const remove = (fn: string, ir: number) => {
+    const whole = inclOf(fn);
     if (whole <= 0 || ir <= 0 || path.has(fn) || isLeftOut(fn)) return;
     const share = Math.min(1, ir / whole);
-    p.self.set(fn, Math.max(0, (p.self.get(fn) ?? 0) - (self.get(fn) ?? 0) * share));
-    const next = new Set(path).add(fn);
-    for (const [callee, e] of edges.get(fn) ?? []) {
-      remove(callee, e.ir * share, next);
-      const now = p.edges.get(fn)!.get(callee)!;
-      p.edges.get(fn)!.set(callee, { calls: Math.max(0, now.calls - e.calls * share), ir: Math.max(0, now.ir - e.ir * share) });
+    if (!selfWas.has(fn)) selfWas.set(fn, p.self.get(fn)!);
+    p.self.set(fn, Math.max(0, (p.self.get(fn) ?? 0) - (selfWas.get(fn) ?? 0) * share));
+    const now = p.edges.get(fn);
+    if (!now) return;
+    if (!outWas.has(fn)) outWas.set(fn, new Map(now));
+    path.add(fn);
+    for (const [callee, e] of outWas.get(fn)!) {
+      remove(callee, e.ir * share);
+      const had = now.get(callee)!;
+      now.set(callee, { calls: Math.max(0, had.calls - e.calls * share), ir: Math.max(0, had.ir - e.ir * share) });
     }
+    path.delete(fn);
   };
-  for (const w of roots) for (const [callee, e] of edges.get(w) ?? []) remove(callee, e.ir, new Set([w]));
-  // The wall-clock functions, and whatever only they ran, are no longer in the row.
+  for (const w of roots) {
+    path.add(w);
+    for (const [callee, e] of outOf(w) ?? []) remove(callee, e.ir);
+    path.delete(w);
+  }
+  // The wall-clock functions, and whatever only they ran, are no longer in the row: a function
+  // whose own cost went under half an instruction with its calls (only a changed one can have).
   const gone = new Set(roots);
-  for (const [fn, own] of p.self) {
-    const out = [...(p.edges.get(fn)?.values() ?? [])].reduce((sum, e) => sum + e.ir, 0);
-    if (own < 0.5 && out < 0.5 && (self.get(fn) ?? 0) >= 0.5) gone.add(fn);
+  for (const [fn, was] of selfWas) {
+    let out = 0;
+    for (const e of p.edges.get(fn)?.values() ?? []) out += e.ir;
+    if ((p.self.get(fn) ?? 0) < 0.5 && out < 0.5 && (was ?? 0) >= 0.5) gone.add(fn);
   }
   for (const fn of gone) {
     p.self.delete(fn);
@@ -139,14 +166,22 @@ const addEdges = (into: Map<string, Map<string, Edge>>, from: Map<string, Map<st
   for (const [caller, out] of from) {
     const to = into.get(caller) ?? new Map<string, Edge>();
     into.set(caller, to);
+    // The row's edges are its own objects (made here, never a dump's): added to in place.
     for (const [callee, e] of out) {
-      const had = to.get(callee) ?? { calls: 0, ir: 0 };
-      to.set(callee, { calls: had.calls + e.calls, ir: had.ir + e.ir });
+      const had = to.get(callee);
+      if (had) {
+        had.calls += e.calls;
+        had.ir += e.ir;
+      } else to.set(callee, { calls: 0 + e.calls, ir: 0 + e.ir });
     }
   }
 };
 const perIteration = (edges: Map<string, Map<string, Edge>>, n: number) => {
-  for (const out of edges.values()) for (const [k, e] of out) out.set(k, { calls: e.calls / n, ir: e.ir / n });
+  for (const out of edges.values())
+    for (const e of out.values()) {
+      e.calls /= n;
+      e.ir /= n;
+    }
 };
 
 /** Adds one dump's line costs of a function into the row's. */
@@ -160,7 +195,7 @@ function addLines(into: Map<string, LineCost>, from: Map<string, LineCost> | und
 }
 
 /** The row's profile from its dump files (one unit's: dumpsByUnit). */
-export function rowProfile(runner: Runner, files: readonly string[], symbolize?: Symbolizer | DumpSymbolizers): RowProfile {
+export function rowProfile(runner: Runner, files: readonly string[], symbolize?: Symbolizer | DumpSymbolizers, names = new NameCache()): RowProfile {
   const functions = new Map<string, FunctionCost>();
   const edges = new Map<string, Map<string, Edge>>();
   const contexts: RowProfile['contexts'] = { nodes: new Map(), edges: new Map() };
@@ -169,7 +204,7 @@ export function rowProfile(runner: Runner, files: readonly string[], symbolize?:
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
     const sym = typeof symbolize === 'object' ? symbolize.forDump(text) : symbolize;
-    const d = readDumpProfile(text, sym);
+    const d = readDumpProfile(text, sym, names);
     if (!d.trigger) continue;
     steps.add(`${d.trigger.unit} ${d.trigger.step}`);
     withoutLeftOut(d, LEFT_OUT[runner]);
@@ -190,8 +225,10 @@ export function rowProfile(runner: Runner, files: readonly string[], symbolize?:
     for (const o of d.objects) objects.add(o);
     addEdges(edges, d.edges);
     for (const [node, self] of d.contexts.self) {
-      const c = contexts.nodes.get(node) ?? { chain: d.contexts.chain.get(node) ?? [contextFunction(node)], self: 0, inclusive: 0 };
-      contexts.nodes.set(node, { ...c, self: c.self + self, inclusive: c.inclusive + inclusive(d.contexts, node) });
+      let c = contexts.nodes.get(node);
+      if (!c) contexts.nodes.set(node, (c = { chain: d.contexts.chain.get(node) ?? [contextFunction(node)], self: 0, inclusive: 0 }));
+      c.self += self;
+      c.inclusive += inclusive(d.contexts, node);
     }
     addEdges(contexts.edges, d.contexts.edges);
   }

@@ -66,7 +66,7 @@ export interface V8Script {
 const HEX = /^0x[0-9a-f]+$/i;
 const INT = /^-?\d+$/;
 
-const CodeCreation = z.tuple([
+export const CodeCreation = z.tuple([
   z.literal('code-creation'),
   z.string(), // type
   z.string().regex(INT), // kind
@@ -75,7 +75,38 @@ const CodeCreation = z.tuple([
   z.string().regex(INT), // size
   z.string(), // name
 ]);
-const CodeSourceInfo = z.tuple([
+/**
+ * The same two schemas as one pattern each over the whole line (CodeCreation's first seven fields,
+ * CodeSourceInfo's eight), tried first: a log has thousands of these lines, and a tuple parse of
+ * each made a fifth of the log's reading and most of its garbage. A line the pattern refuses is
+ * parsed by the schema, which names the field.
+ */
+export const CODE_CREATION_LINE = /^code-creation,[^,]*,-?\d+,-?\d+,0[xX][0-9a-fA-F]+,-?\d+,[^,]*(?:,|$)/;
+export const CODE_SOURCE_INFO_LINE =
+  /^code-source-info,0[xX][0-9a-fA-F]+,-?\d+,-?\d+,-?\d+,(?:C\d+O-?\d+(?:I\d+)?)*,(?:F\d+O-?\d+(?:I\d+)?)*,(?:[sS]0[xX][0-9a-fA-F]+)*$/;
+
+/** `C<pc>O<offset>[I<inlining>]`…, as CodeSourceInfo's sixth field checked it, read without a match per entry. */
+function readPositions(pos: string): V8Code['positions'] {
+  const out: V8Code['positions'] = [];
+  const num = (at: number): [number, number] => {
+    let n = 0;
+    let k = at;
+    for (let c = pos.charCodeAt(k); c >= 48 && c <= 57; c = pos.charCodeAt(++k)) n = n * 10 + (c - 48);
+    return [n, k];
+  };
+  for (let k = 0; k < pos.length; ) {
+    const [pc, afterPc] = num(k + 1); // after C
+    const negative = pos.charCodeAt(afterPc + 1) === 45; // O then an optional -
+    const [offset, afterOffset] = num(afterPc + (negative ? 2 : 1));
+    let inlining = -1;
+    k = afterOffset;
+    if (pos.charCodeAt(k) === 73) [inlining, k] = num(k + 1); // I
+    out.push({ pc, offset: negative ? -offset : offset, inlining });
+  }
+  return out;
+}
+
+export const CodeSourceInfo = z.tuple([
   z.literal('code-source-info'),
   z.string().regex(HEX),
   z.string().regex(INT),
@@ -164,16 +195,21 @@ export function parseV8Log(text: string, file = 'V8 log'): V8Log {
     const event = comma < 0 ? line : line.slice(0, comma);
     if (event === 'code-creation') {
       const f = line.split(',');
-      const got = CodeCreation.safeParse(f.slice(0, 7));
-      if (!got.success) throw bad(file, i + 1, event, got.error.issues.map((x) => `field ${Number(x.path[0]) + 1}: ${x.message}`).join('; '));
+      if (!CODE_CREATION_LINE.test(line)) {
+        const got = CodeCreation.safeParse(f.slice(0, 7));
+        if (!got.success) throw bad(file, i + 1, event, got.error.issues.map((x) => `field ${Number(x.path[0]) + 1}: ${x.message}`).join('; '));
+      }
       const sfi = f[7] && HEX.test(f[7]) ? f[7].toLowerCase() : null;
       const name = unescapeV8(f[6]!);
       created.set(f[4]!.toLowerCase(), { address: parseInt(f[4]!, 16), size: Number(f[5]), name, tier: f[8] ?? '', sfi });
       if (sfi) sfis.set(sfi, { name, scriptId: sfis.get(sfi)?.scriptId ?? null });
     } else if (event === 'code-source-info') {
-      const got = CodeSourceInfo.safeParse(line.split(','));
-      if (!got.success) throw bad(file, i + 1, event, got.error.issues.map((x) => `field ${Number(x.path[0]) + 1}: ${x.message}`).join('; '));
-      const [, addr, script, , , pos, inl, fns] = got.data;
+      const fields = line.split(',');
+      if (!CODE_SOURCE_INFO_LINE.test(line)) {
+        const got = CodeSourceInfo.safeParse(fields);
+        if (!got.success) throw bad(file, i + 1, event, got.error.issues.map((x) => `field ${Number(x.path[0]) + 1}: ${x.message}`).join('; '));
+      }
+      const [, addr, script, , , pos, inl, fns] = fields as z.infer<typeof CodeSourceInfo>;
       const c = created.get(addr.toLowerCase());
       if (!c) continue; // code logged before the log began (none with --log-code from the start)
       const scriptId = Number(script);
@@ -187,11 +223,7 @@ export function parseV8Log(text: string, file = 'V8 log'): V8Log {
       // baseline code has none here: no positions per instruction.
       if (pos === '' || c.tier === '~') continue;
       const inlined = [...fns.matchAll(/S(0x[0-9a-f]+)/gi)].map((m) => sfis.get(m[1]!.toLowerCase()) ?? { name: '', scriptId: null });
-      const positions = [...pos.matchAll(/C(\d+)O(-?\d+)(?:I(\d+))?/g)].map((m) => ({
-        pc: Number(m[1]),
-        offset: Number(m[2]),
-        inlining: m[3] === undefined ? -1 : Number(m[3]),
-      }));
+      const positions = readPositions(pos);
       const inlinings = [...inl.matchAll(/F(\d+)O(-?\d+)(?:I(\d+))?/g)].map((m) => {
         const fn = inlined[Number(m[1])];
         if (!fn) throw bad(file, i + 1, event, `inlining names function ${m[1]} of ${inlined.length}`);

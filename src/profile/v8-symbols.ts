@@ -68,8 +68,10 @@ function readPerfMap(text: string, file: string): WrittenEntry[] {
   lines.pop();
   let end = 0;
   const seen = new Map<string, number>();
+  // A map of ASCII only (V8's names of JavaScript functions may be any Unicode) has a byte per character.
+  const ascii = Buffer.byteLength(text) === text.length;
   for (const [i, line] of lines.entries()) {
-    end += Buffer.byteLength(line) + 1;
+    end += (ascii ? line.length : Buffer.byteLength(line)) + 1;
     if (line === '') continue;
     const m = LINE.exec(line);
     if (!m) throw new Error(`${file}:${i + 1}: not a perf map line ('<hex start> <hex size> <name>'): ${JSON.stringify(line.slice(0, 120))}`);
@@ -245,6 +247,22 @@ const startPart = (logName: string) => {
   return m ? { path: m[1]!, line: Number(m[2]), column: Number(m[3]) } : null;
 };
 
+/**
+ * What one process's symbolizers share (dumpSymbolizers): each map entry's name and start, and
+ * each instruction's place by the entry holding it, are the same in every dump that reads that
+ * entry; and a script's readable path and a frame's names are the same in any dump. A row's
+ * three dumps of one process look most of the same instructions up.
+ */
+interface ProcessCache {
+  names: Map<PerfMapEntry, { name: string; start: { file: string; line: number } | null }>;
+  codes: Map<PerfMapEntry, ReturnType<typeof codeAt>>;
+  places: Map<PerfMapEntry, Map<number, JitPlace | null>>;
+  readable: Map<string, { path: string; client: boolean; own: boolean }>;
+  named: Map<string, { fn?: string; charge: string }>;
+}
+
+const processCache = (): ProcessCache => ({ names: new Map(), codes: new Map(), places: new Map(), readable: new Map(), named: new Map() });
+
 /** The symbolizer over the first `count` entries of a map. */
 function symbolizerOver(
   entries: PerfMapEntry[],
@@ -253,6 +271,7 @@ function symbolizerOver(
   sourceAt: SourceAt = sourceLookup(),
   enclosingAt: EnclosingAt = enclosingLookup(),
   logs: readonly V8Log[] = [],
+  cache: ProcessCache = processCache(),
 ): NamingSymbolizer {
   const found = new Map<string, string | null>();
   const starts = new Map<string, { file: string; line: number }>();
@@ -280,10 +299,10 @@ function symbolizerOver(
   const lookup = (address: number): string | null => {
     const e = entryAt(address);
     if (!e) return null;
-    const name = readableName(e.name, packageOf, sourceAt, enclosingAt);
-    const start = startOf(e.name, packageOf);
-    if (start) starts.set(name, start);
-    return name;
+    let got = cache.names.get(e);
+    if (!got) cache.names.set(e, (got = { name: readableName(e.name, packageOf, sourceAt, enclosingAt), start: startOf(e.name, packageOf) }));
+    if (got.start) starts.set(got.name, got.start);
+    return got.name;
   };
   const symbolize = (fn: string) => {
     const m = ADDRESS.exec(fn);
@@ -296,8 +315,7 @@ function symbolizerOver(
   if (logs.length === 0) return Object.assign(symbolize, { starts });
   // The code object callgrind's name enters (and any other an address lies in), its frames by pc.
   const entryOf = new Map<string, WrittenEntry | PerfMapEntry | null>();
-  const codes = new Map<WrittenEntry | PerfMapEntry, ReturnType<typeof codeAt>>();
-  const readable = new Map<string, { path: string; client: boolean; own: boolean }>();
+  const { codes, readable, named } = cache;
   const scriptOf = (script: string) => {
     let r = readable.get(script);
     if (!r) {
@@ -306,7 +324,6 @@ function symbolizerOver(
     }
     return r;
   };
-  const named = new Map<string, { fn?: string; charge: string }>();
   const nameOf = (logName: string, host: string) => {
     const key = `${logName}\u0001${host}`;
     let n = named.get(key);
@@ -337,6 +354,14 @@ function symbolizerOver(
     }
     if (!e || address < e.start || address >= e.start + e.size) e = entryAt(address);
     if (!e || !('rank' in e)) return null;
+    let inEntry = cache.places.get(e);
+    if (!inEntry) cache.places.set(e, (inEntry = new Map()));
+    let p = inEntry.get(address);
+    if (p === undefined) inEntry.set(address, (p = placeIn(e, address)));
+    return p;
+  };
+  /** The place of the instruction at `address` of the code the map's entry `e` names. */
+  const placeIn = (e: WrittenEntry, address: number): JitPlace | null => {
     if (!codes.has(e)) codes.set(e, codeAt(logs, e.start, e.size, e.rank));
     const got = codes.get(e);
     if (!got) return null;
@@ -407,6 +432,7 @@ export function dumpSymbolizers(
 ): (dumpText: string) => ((fn: string) => string) & Partial<NamingSymbolizer> {
   const maps = new Map<string, WrittenEntry[] | null>();
   const logs = new Map<string, V8Log[]>();
+  const caches = new Map<string, ProcessCache>();
   const sourceAt = sourceLookup();
   const enclosingAt = enclosingLookup();
   const mapOf = (pid: string) => {
@@ -431,7 +457,8 @@ export function dumpSymbolizers(
     const length = Number(MAP_LENGTH.exec(dumpText)?.[1] ?? Infinity);
     // Entries end in order: count those written by then.
     const written = countAtMost(entries.length, (i) => entries[i]!.end, length);
-    return symbolizerOver(entries, written, packageOf, sourceAt, enclosingAt, logsOf(pid!));
+    if (!caches.has(pid!)) caches.set(pid!, processCache());
+    return symbolizerOver(entries, written, packageOf, sourceAt, enclosingAt, logsOf(pid!), caches.get(pid!));
   };
 }
 

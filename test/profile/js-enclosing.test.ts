@@ -43,6 +43,21 @@ describe('enclosingLookup', () => {
     expect(at(file, 12, col(12, 'x => `'))).toBe('tail');
   });
 
+  it('counts lines as V8 does, whatever breaks them (\\r\\n, \\r, U+2028), and reads a copy of a script at another path alike', () => {
+    const lines = ['function outer(a) {', '  return a.map(x => x);', '}', 'function other(b) {', '  return b.map(y => y);', '}'];
+    const text = `${lines[0]}\r\n${lines[1]}\r${lines[2]}\u2028${lines[3]}\n${lines[4]}\r\n${lines[5]}`;
+    const crlf = join(dir, 'crlf.js');
+    writeFileSync(crlf, text);
+    expect(at(crlf, 2, lines[1]!.indexOf('x =>') + 1)).toBe('outer');
+    expect(at(crlf, 5, lines[4]!.indexOf('y =>') + 1)).toBe('other');
+    // A position past the script's last line is in no function.
+    expect(at(crlf, 7, 1)).toBeNull();
+    // base's and head's builds hold the same package at two paths: both read, each by its own lines.
+    const copy = join(dir, 'copy-of-crlf.js');
+    writeFileSync(copy, text);
+    expect(at(copy, 5, lines[4]!.indexOf('y =>') + 1)).toBe('other');
+  });
+
   it('has none for a callback at the top level, a file it cannot read or parse, or a relative path', () => {
     expect(at(file, 11, col(11, 'x => x'))).toBeNull();
     expect(at(join(dir, 'missing.js'), 1, 1)).toBeNull();

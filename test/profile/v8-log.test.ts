@@ -14,7 +14,17 @@ import { lineKey, readDumpProfile } from '../../src/profile/callgrind-read.js';
 import { sideLists } from '../../src/profile/diff.js';
 import { foldIntoClient } from '../../src/profile/fold.js';
 import { rowProfile } from '../../src/profile/row-profile.js';
-import { codeAt, framesAt, parseV8Log, scriptLines, unescapeV8 } from '../../src/profile/v8-log.js';
+import {
+  CODE_CREATION_LINE,
+  CODE_SOURCE_INFO_LINE,
+  CodeCreation,
+  CodeSourceInfo,
+  codeAt,
+  framesAt,
+  parseV8Log,
+  scriptLines,
+  unescapeV8,
+} from '../../src/profile/v8-log.js';
 import { dumpSymbolizers, v8PerfMapPath } from '../../src/profile/v8-symbols.js';
 
 const FIXTURES = resolve('test/fixtures/v8-log');
@@ -78,6 +88,29 @@ describe('parseV8Log on a real node 20 log', () => {
     );
     expect(() => parseV8Log(`${LOG}code-creation,JS,13,1,0xzz`, 'v8.log')).not.toThrow();
     expect(() => parseV8Log(`${LOG}code-creation,JS,13,1,0xzz,4,f\n`, 'v8.log')).toThrow(/v8\.log:40: .*field 5/);
+  });
+
+  it('checks a line by its pattern exactly as its schema does: every real line, and each altered at every place', () => {
+    // The patterns stand in for the schemas on lines that pass (the schema names the field of one that does not).
+    const agree = (line: string) => {
+      const f = line.split(',');
+      const byPattern = f[0] === 'code-creation' ? CODE_CREATION_LINE.test(line) : CODE_SOURCE_INFO_LINE.test(line);
+      const bySchema = f[0] === 'code-creation' ? CodeCreation.safeParse(f.slice(0, 7)).success : CodeSourceInfo.safeParse(f).success;
+      return byPattern === bySchema ? null : `${byPattern ? 'pattern' : 'schema'} alone accepts ${JSON.stringify(line)}`;
+    };
+    const real = LOG.split('\n').filter((l) => /^code-(?:creation|source-info),/.test(l));
+    expect(real.length).toBeGreaterThan(20);
+    expect(real.every((l) => (l.startsWith('code-creation,') ? CODE_CREATION_LINE : CODE_SOURCE_INFO_LINE).test(l))).toBe(true);
+    const disagreements: string[] = [];
+    for (const line of real) {
+      const altered = [`${line},`, `${line}x`, line.replace(/,[^,]*$/, '')];
+      for (let i = 0; i < line.length; i++) {
+        for (const c of [',', '-', 'x', 'X', 'S', 's', 'C', 'O', 'I', 'F', 'g', '9', ' ']) altered.push(line.slice(0, i) + c + line.slice(i + 1));
+        altered.push(line.slice(0, i) + line.slice(i + 1));
+      }
+      for (const a of altered) if (/^code-(?:creation|source-info),/.test(a)) disagreements.push(agree(a) ?? '');
+    }
+    expect(disagreements.filter(Boolean)).toEqual([]);
   });
 
   it("reads what node writes now (this machine's node, the counting flags: no script sources, the files are read)", () => {
