@@ -5557,7 +5557,7 @@ import { existsSync as existsSync7 } from "node:fs";
 import { join as join12 } from "node:path";
 
 // src/history/derive.ts
-import { createHash as createHash2 } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 
 // src/spec/platform.ts
 var OS = /* @__PURE__ */ new Map([
@@ -10486,10 +10486,10 @@ function partPattern(schema) {
   const own2 = schema._zod.pattern?.source;
   const inner = def.innerType ?? schema._zod.innerType;
   if (inner) {
-    const before2 = inner._zod.pattern?.source;
+    const before = inner._zod.pattern?.source;
     const after = partPattern(inner);
-    if (own2 && before2 && after && after !== before2) {
-      return own2.replace(cleanRegex(before2), () => cleanRegex(after));
+    if (own2 && before && after && after !== before) {
+      return own2.replace(cleanRegex(before), () => cleanRegex(after));
     }
     return own2;
   }
@@ -26014,6 +26014,7 @@ import { copyFileSync, existsSync as existsSync2, readdirSync as readdirSync2, r
 import { basename, dirname as dirname2, isAbsolute as isAbsolute3, join as join3, relative } from "node:path";
 
 // src/profile/js-enclosing.ts
+import { createHash } from "node:crypto";
 import { readFileSync as readFileSync3, statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 
@@ -31755,12 +31756,11 @@ var keyName = (key5) => {
 function namedScopes(text4) {
   let ast;
   try {
-    ast = parse5(text4, { ecmaVersion: "latest", sourceType: "module", locations: true, allowHashBang: true });
+    ast = parse5(text4, { ecmaVersion: "latest", sourceType: "module", allowHashBang: true });
   } catch {
     ast = parse5(text4, {
       ecmaVersion: "latest",
       sourceType: "script",
-      locations: true,
       allowHashBang: true,
       allowReturnOutsideFunction: true
     });
@@ -31768,8 +31768,8 @@ function namedScopes(text4) {
   const scopes = [];
   const isFunction = (n) => !!n && /^(?:FunctionDeclaration|FunctionExpression|ArrowFunctionExpression)$/.test(n.type);
   const add3 = (fn, name2) => {
-    if (!name2 || !fn.loc) return;
-    scopes.push({ name: name2, start: [fn.loc.start.line, fn.loc.start.column], end: [fn.loc.end.line, fn.loc.end.column] });
+    if (!name2) return;
+    scopes.push({ name: name2, start: fn.start, end: fn.end });
   };
   const walk2 = (n, parent, className) => {
     if ((n.type === "FunctionDeclaration" || n.type === "FunctionExpression") && n.id) add3(n, keyName(n.id));
@@ -31788,14 +31788,17 @@ function namedScopes(text4) {
     for (const v of Object.values(n)) {
       if (Array.isArray(v)) {
         for (const c of v) if (c && typeof c === "object" && typeof c.type === "string") walk2(c, n, cls2);
-      } else if (v && typeof v === "object" && typeof v.type === "string" && v !== n.loc) walk2(v, n, cls2);
+      } else if (v && typeof v === "object" && typeof v.type === "string") walk2(v, n, cls2);
     }
   };
   walk2(ast, null, null);
-  return scopes;
+  const lineStarts = [0];
+  for (const m of text4.matchAll(LINE_BREAK)) lineStarts.push(m.index + m[0].length);
+  return { scopes, lineStarts };
 }
-var before = (a, b) => a[0] < b[0] || a[0] === b[0] && a[1] < b[1];
+var LINE_BREAK = /\r\n?|\n|\u2028|\u2029/g;
 var parsed = /* @__PURE__ */ new Map();
+var byText = /* @__PURE__ */ new Map();
 function scopesOf(path) {
   let stamp = "";
   try {
@@ -31808,7 +31811,18 @@ function scopesOf(path) {
   if (got?.stamp === stamp) return got.scopes;
   let scopes;
   try {
-    scopes = namedScopes(readFileSync3(path, "utf8"));
+    const text4 = readFileSync3(path, "utf8");
+    const key5 = createHash("sha256").update(text4).digest("hex");
+    if (!byText.has(key5)) {
+      let got2;
+      try {
+        got2 = namedScopes(text4);
+      } catch {
+        got2 = null;
+      }
+      byText.set(key5, got2);
+    }
+    scopes = byText.get(key5);
   } catch {
     scopes = null;
   }
@@ -31819,10 +31833,12 @@ function enclosingLookup() {
   return (path, line, column) => {
     const plain = path.startsWith("file://") ? decodeURIComponent(path.slice("file://".length)) : path;
     if (!isAbsolute(plain)) return null;
-    const at2 = [line, column - 1];
+    const got = scopesOf(plain);
+    if (!got) return null;
+    const at2 = line >= 1 && line <= got.lineStarts.length ? got.lineStarts[line - 1] + column - 1 : Infinity;
     let inner = null;
-    for (const s of scopesOf(plain) ?? []) {
-      if (before(s.start, at2) && before(at2, s.end) && (!inner || before(inner.start, s.start))) inner = s;
+    for (const s of got.scopes) {
+      if (s.start < at2 && at2 < s.end && (!inner || inner.start < s.start)) inner = s;
     }
     return inner?.name ?? null;
   };
@@ -31848,6 +31864,27 @@ var CodeCreation = external_exports.tuple([
   external_exports.string()
   // name
 ]);
+var CODE_CREATION_LINE = /^code-creation,[^,]*,-?\d+,-?\d+,0[xX][0-9a-fA-F]+,-?\d+,[^,]*(?:,|$)/;
+var CODE_SOURCE_INFO_LINE = /^code-source-info,0[xX][0-9a-fA-F]+,-?\d+,-?\d+,-?\d+,(?:C\d+O-?\d+(?:I\d+)?)*,(?:F\d+O-?\d+(?:I\d+)?)*,(?:[sS]0[xX][0-9a-fA-F]+)*$/;
+function readPositions(pos) {
+  const out = [];
+  const num4 = (at2) => {
+    let n = 0;
+    let k = at2;
+    for (let c = pos.charCodeAt(k); c >= 48 && c <= 57; c = pos.charCodeAt(++k)) n = n * 10 + (c - 48);
+    return [n, k];
+  };
+  for (let k = 0; k < pos.length; ) {
+    const [pc, afterPc] = num4(k + 1);
+    const negative = pos.charCodeAt(afterPc + 1) === 45;
+    const [offset2, afterOffset] = num4(afterPc + (negative ? 2 : 1));
+    let inlining = -1;
+    k = afterOffset;
+    if (pos.charCodeAt(k) === 73) [inlining, k] = num4(k + 1);
+    out.push({ pc, offset: negative ? -offset2 : offset2, inlining });
+  }
+  return out;
+}
 var CodeSourceInfo = external_exports.tuple([
   external_exports.literal("code-source-info"),
   external_exports.string().regex(HEX),
@@ -31916,16 +31953,21 @@ function parseV8Log(text4, file2 = "V8 log") {
     const event = comma < 0 ? line : line.slice(0, comma);
     if (event === "code-creation") {
       const f = line.split(",");
-      const got = CodeCreation.safeParse(f.slice(0, 7));
-      if (!got.success) throw bad(file2, i2 + 1, event, got.error.issues.map((x) => `field ${Number(x.path[0]) + 1}: ${x.message}`).join("; "));
+      if (!CODE_CREATION_LINE.test(line)) {
+        const got = CodeCreation.safeParse(f.slice(0, 7));
+        if (!got.success) throw bad(file2, i2 + 1, event, got.error.issues.map((x) => `field ${Number(x.path[0]) + 1}: ${x.message}`).join("; "));
+      }
       const sfi = f[7] && HEX.test(f[7]) ? f[7].toLowerCase() : null;
       const name2 = unescapeV8(f[6]);
       created.set(f[4].toLowerCase(), { address: parseInt(f[4], 16), size: Number(f[5]), name: name2, tier: f[8] ?? "", sfi });
       if (sfi) sfis.set(sfi, { name: name2, scriptId: sfis.get(sfi)?.scriptId ?? null });
     } else if (event === "code-source-info") {
-      const got = CodeSourceInfo.safeParse(line.split(","));
-      if (!got.success) throw bad(file2, i2 + 1, event, got.error.issues.map((x) => `field ${Number(x.path[0]) + 1}: ${x.message}`).join("; "));
-      const [, addr, script, , , pos, inl, fns] = got.data;
+      const fields = line.split(",");
+      if (!CODE_SOURCE_INFO_LINE.test(line)) {
+        const got = CodeSourceInfo.safeParse(fields);
+        if (!got.success) throw bad(file2, i2 + 1, event, got.error.issues.map((x) => `field ${Number(x.path[0]) + 1}: ${x.message}`).join("; "));
+      }
+      const [, addr, script, , , pos, inl, fns] = fields;
       const c = created.get(addr.toLowerCase());
       if (!c) continue;
       const scriptId = Number(script);
@@ -31936,11 +31978,7 @@ function parseV8Log(text4, file2 = "V8 log") {
       if (c.sfi) sfis.set(c.sfi, { name: c.name, scriptId });
       if (pos === "" || c.tier === "~") continue;
       const inlined = [...fns.matchAll(/S(0x[0-9a-f]+)/gi)].map((m) => sfis.get(m[1].toLowerCase()) ?? { name: "", scriptId: null });
-      const positions = [...pos.matchAll(/C(\d+)O(-?\d+)(?:I(\d+))?/g)].map((m) => ({
-        pc: Number(m[1]),
-        offset: Number(m[2]),
-        inlining: m[3] === void 0 ? -1 : Number(m[3])
-      }));
+      const positions = readPositions(pos);
       const inlinings = [...inl.matchAll(/F(\d+)O(-?\d+)(?:I(\d+))?/g)].map((m) => {
         const fn = inlined[Number(m[1])];
         if (!fn) throw bad(file2, i2 + 1, event, `inlining names function ${m[1]} of ${inlined.length}`);
@@ -32013,8 +32051,9 @@ function readPerfMap(text4, file2) {
   lines.pop();
   let end = 0;
   const seen = /* @__PURE__ */ new Map();
+  const ascii = Buffer.byteLength(text4) === text4.length;
   for (const [i2, line] of lines.entries()) {
-    end += Buffer.byteLength(line) + 1;
+    end += (ascii ? line.length : Buffer.byteLength(line)) + 1;
     if (line === "") continue;
     const m = LINE.exec(line);
     if (!m) throw new Error(`${file2}:${i2 + 1}: not a perf map line ('<hex start> <hex size> <name>'): ${JSON.stringify(line.slice(0, 120))}`);
@@ -32100,7 +32139,8 @@ var startPart = (logName) => {
   const m = /((?:file:\/\/|\/|node:)\S*):(\d+):(\d+)$/.exec(logName);
   return m ? { path: m[1], line: Number(m[2]), column: Number(m[3]) } : null;
 };
-function symbolizerOver(entries, count, packageOf, sourceAt = sourceLookup(), enclosingAt = enclosingLookup(), logs2 = []) {
+var processCache = () => ({ names: /* @__PURE__ */ new Map(), codes: /* @__PURE__ */ new Map(), places: /* @__PURE__ */ new Map(), readable: /* @__PURE__ */ new Map(), named: /* @__PURE__ */ new Map() });
+function symbolizerOver(entries, count, packageOf, sourceAt = sourceLookup(), enclosingAt = enclosingLookup(), logs2 = [], cache2 = processCache()) {
   const found = /* @__PURE__ */ new Map();
   const starts = /* @__PURE__ */ new Map();
   let byStart = null;
@@ -32124,10 +32164,10 @@ function symbolizerOver(entries, count, packageOf, sourceAt = sourceLookup(), en
   const lookup = (address) => {
     const e = entryAt(address);
     if (!e) return null;
-    const name2 = readableName(e.name, packageOf, sourceAt, enclosingAt);
-    const start = startOf(e.name, packageOf);
-    if (start) starts.set(name2, start);
-    return name2;
+    let got = cache2.names.get(e);
+    if (!got) cache2.names.set(e, got = { name: readableName(e.name, packageOf, sourceAt, enclosingAt), start: startOf(e.name, packageOf) });
+    if (got.start) starts.set(got.name, got.start);
+    return got.name;
   };
   const symbolize = (fn) => {
     const m = ADDRESS.exec(fn);
@@ -32139,8 +32179,7 @@ function symbolizerOver(entries, count, packageOf, sourceAt = sourceLookup(), en
   };
   if (logs2.length === 0) return Object.assign(symbolize, { starts });
   const entryOf2 = /* @__PURE__ */ new Map();
-  const codes = /* @__PURE__ */ new Map();
-  const readable = /* @__PURE__ */ new Map();
+  const { codes, readable, named } = cache2;
   const scriptOf = (script) => {
     let r = readable.get(script);
     if (!r) {
@@ -32149,7 +32188,6 @@ function symbolizerOver(entries, count, packageOf, sourceAt = sourceLookup(), en
     }
     return r;
   };
-  const named = /* @__PURE__ */ new Map();
   const nameOf = (logName, host) => {
     const key5 = `${logName}${host}`;
     let n = named.get(key5);
@@ -32179,6 +32217,13 @@ function symbolizerOver(entries, count, packageOf, sourceAt = sourceLookup(), en
     }
     if (!e || address < e.start || address >= e.start + e.size) e = entryAt(address);
     if (!e || !("rank" in e)) return null;
+    let inEntry = cache2.places.get(e);
+    if (!inEntry) cache2.places.set(e, inEntry = /* @__PURE__ */ new Map());
+    let p = inEntry.get(address);
+    if (p === void 0) inEntry.set(address, p = placeIn(e, address));
+    return p;
+  };
+  const placeIn = (e, address) => {
     if (!codes.has(e)) codes.set(e, codeAt(logs2, e.start, e.size, e.rank));
     const got = codes.get(e);
     if (!got) return null;
@@ -32218,6 +32263,7 @@ var MAP_LENGTH = /^desc: Trigger: Client Request: .* perf-map=(\d+)$/m;
 function dumpSymbolizers(dumpDir, packageOf = packageLookup()) {
   const maps = /* @__PURE__ */ new Map();
   const logs2 = /* @__PURE__ */ new Map();
+  const caches = /* @__PURE__ */ new Map();
   const sourceAt = sourceLookup();
   const enclosingAt = enclosingLookup();
   const mapOf = (pid) => {
@@ -32241,7 +32287,8 @@ function dumpSymbolizers(dumpDir, packageOf = packageLookup()) {
     if (!entries) return (fn) => fn;
     const length = Number(MAP_LENGTH.exec(dumpText)?.[1] ?? Infinity);
     const written = countAtMost(entries.length, (i2) => entries[i2].end, length);
-    return symbolizerOver(entries, written, packageOf, sourceAt, enclosingAt, logsOf(pid));
+    if (!caches.has(pid)) caches.set(pid, processCache());
+    return symbolizerOver(entries, written, packageOf, sourceAt, enclosingAt, logsOf(pid), caches.get(pid));
   };
 }
 function v8LogFiles(dumpDir, pid) {
@@ -32288,9 +32335,9 @@ function parseJson(file2, text4) {
     const at2 = /position (\d+)/.exec(msg);
     if (at2) {
       const pos = Number(at2[1]);
-      const before2 = text4.slice(0, pos);
-      const line = before2.split("\n").length;
-      const col = pos - before2.lastIndexOf("\n");
+      const before = text4.slice(0, pos);
+      const line = before.split("\n").length;
+      const col = pos - before.lastIndexOf("\n");
       throw new InputError(file2, [`invalid JSON at line ${line}, column ${col}: ${msg}`], "correct the JSON syntax");
     }
     throw new InputError(file2, [`invalid JSON: ${msg}`], "correct the JSON syntax");
@@ -32336,7 +32383,7 @@ function hooksFromEnv(env) {
 var HOOK_VARIABLES = ["BEE_BENCH_FAULT", "BEE_BENCH_SLOWDOWN", "BEE_BENCH_ALLOC", "BEE_BENCH_ITERS", "BEE_BENCH_CASE_TIMEOUT_S"];
 
 // src/spec/load.ts
-import { createHash } from "node:crypto";
+import { createHash as createHash2 } from "node:crypto";
 import { readFileSync as readFileSync6 } from "node:fs";
 function readText(file2) {
   try {
@@ -32351,7 +32398,7 @@ function validate2(schema, file2, value, fix) {
   return parsed2.data;
 }
 function specHash(bytes2) {
-  return createHash("sha256").update(bytes2).digest("hex");
+  return createHash2("sha256").update(bytes2).digest("hex");
 }
 function loadSpec(file2) {
   const bytes2 = readText(file2);
@@ -34441,11 +34488,11 @@ function detectShifts(values, opts = DEFAULT_SHIFT, from = 0) {
   for (let i2 = Math.max(0, lo - w); i2 < n; i2++) logs2[i2] = Math.log(Math.max(values[i2], 1e-9));
   const candidates = [];
   for (let i2 = lo; i2 + w <= n; i2++) {
-    const before2 = logs2.slice(i2 - w, i2);
+    const before = logs2.slice(i2 - w, i2);
     const after = logs2.slice(i2, i2 + w);
-    const p = mannWhitney(after, before2, { exact: true }).p;
-    const ratio = Math.exp(hodgesLehmannTwoSample(after, before2).estimate);
-    if (isShift(p, ratio, opts)) candidates.push({ index: i2, ratio, p, step: Math.abs(mean2(after) - mean2(before2)) });
+    const p = mannWhitney(after, before, { exact: true }).p;
+    const ratio = Math.exp(hodgesLehmannTwoSample(after, before).estimate);
+    if (isShift(p, ratio, opts)) candidates.push({ index: i2, ratio, p, step: Math.abs(mean2(after) - mean2(before)) });
   }
   const beats = (o, c) => o.p < c.p || o.p === c.p && (o.step > c.step || o.step === c.step && o.index < c.index);
   const marked = [];
@@ -34511,7 +34558,7 @@ var MESSAGE_MAX = 200;
 function seriesFile(caseId) {
   const plain = /^[a-z0-9][a-z0-9._-]*$/.test(caseId) && caseId.length <= 200;
   const sanitized = caseId.toLowerCase().replace(/[^a-z0-9._-]/g, "_").replace(/^\./, "_").slice(0, 100);
-  const name2 = plain ? caseId : `${sanitized}~${createHash2("sha256").update(caseId).digest("hex").slice(0, 16)}`;
+  const name2 = plain ? caseId : `${sanitized}~${createHash3("sha256").update(caseId).digest("hex").slice(0, 16)}`;
   return `${SERIES_DIR}/${name2}.json`;
 }
 var FALLBACK_GROUPS = { cpu: "CPU", net: "Network", imported: "Imported (github-action-benchmark)" };
@@ -34886,17 +34933,22 @@ var splitLineKey = (key5) => {
   return { file: key5.slice(0, at2), line: Number(key5.slice(at2 + 1)) };
 };
 var contextKey = (chain) => chain.join("");
-var contextFunction = (key5) => key5.split("", 1)[0];
+var contextFunction = (key5) => {
+  const end = key5.indexOf("");
+  return end < 0 ? key5 : key5.slice(0, end);
+};
 function splitContext(raw) {
   if (!raw.includes("'")) return { fn: raw, level: 1, callers: [] };
   const parts = [];
   let depth = 0;
   let start = 0;
   for (let i2 = 0; i2 < raw.length; i2++) {
-    const c = raw[i2];
-    if (c === "<" || c === "(") depth++;
-    else if (c === ">" && raw[i2 - 1] !== "-" || c === ")") depth = Math.max(0, depth - 1);
-    else if (c === "'" && depth === 0) {
+    const c = raw.charCodeAt(i2);
+    if (c === 60 || c === 40)
+      depth++;
+    else if (c === 62 && raw.charCodeAt(i2 - 1) !== 45 || c === 41)
+      depth = Math.max(0, depth - 1);
+    else if (c === 39 && depth === 0) {
       parts.push(raw.slice(start, i2));
       start = i2 + 1;
     }
@@ -34912,101 +34964,60 @@ function triggerOf(text4) {
   return t ? { unit: Number(t[2]), step: Number(t[3]), spin: t[1] !== void 0 } : null;
 }
 var Names = class {
-  byId = /* @__PURE__ */ new Map();
+  byId = [];
+  /** The id of the name resolve() gave last (-1: not compressed), and whether its spec defined it. */
+  id = -1;
+  defined = false;
   resolve(spec) {
-    const m = /^\((\d+)\)(?: (.*))?$/.exec(spec);
-    if (!m) return spec;
-    if (m[2] !== void 0) this.byId.set(m[1], m[2]);
-    return this.byId.get(m[1]) ?? "";
+    this.id = -1;
+    this.defined = false;
+    const close = spec.charCodeAt(0) === 40 ? spec.indexOf(")") : -1;
+    if (close < 2) return spec;
+    let id = 0;
+    for (let i2 = 1; i2 < close; i2++) {
+      const c = spec.charCodeAt(i2);
+      if (c < 48 || c > 57) return spec;
+      id = id * 10 + (c - 48);
+    }
+    if (close + 1 < spec.length) {
+      if (spec.charCodeAt(close + 1) !== 32) return spec;
+      this.byId[id] = spec.slice(close + 2);
+      this.defined = true;
+    }
+    this.id = id;
+    return this.byId[id] ?? "";
+  }
+};
+var NameCache = class {
+  split = /* @__PURE__ */ new Map();
+  get(raw) {
+    let s = this.split.get(raw);
+    if (!s) {
+      const c = splitContext(raw);
+      const parts = [c.fn, ...c.callers];
+      this.split.set(raw, s = { parts, level: c.level, key: contextKey(parts) });
+    }
+    return s;
   }
 };
 var add = (m, k, v) => m.set(k, (m.get(k) ?? 0) + v);
-function readDumpProfile(text4, rename = (f) => f) {
-  const profile2 = {
-    trigger: triggerOf(text4),
-    self: /* @__PURE__ */ new Map(),
-    edges: /* @__PURE__ */ new Map(),
-    reentered: /* @__PURE__ */ new Map(),
-    files: /* @__PURE__ */ new Map(),
-    lines: /* @__PURE__ */ new Map(),
-    objects: /* @__PURE__ */ new Set(),
-    contexts: { self: /* @__PURE__ */ new Map(), edges: /* @__PURE__ */ new Map(), reentered: /* @__PURE__ */ new Map(), chain: /* @__PURE__ */ new Map() }
-  };
-  const ctx = profile2.contexts;
-  const fns = new Names();
-  const files = new Names();
-  const objects = new Names();
-  const positions = /^positions: (.+)$/m.exec(text4)?.[1].trim().split(/ +/) ?? ["line"];
-  const lineAt = positions.indexOf("line");
-  const instrAt = positions.indexOf("instr");
-  const prev = positions.map(() => 0);
-  let object2 = "";
-  let srcFile = "";
-  let fnLines = null;
-  const renamed = /* @__PURE__ */ new Map();
-  const rename1 = (raw) => {
-    let n = renamed.get(raw);
-    if (n === void 0) renamed.set(raw, n = rename(raw));
-    return n;
-  };
-  const parsed2 = /* @__PURE__ */ new Map();
-  const read = (raw) => {
-    let r = parsed2.get(raw);
-    if (!r) {
-      const s = splitContext(raw);
-      const chain = [s.fn, ...s.callers].map(rename1);
-      const node3 = contextKey(chain);
-      if (!ctx.chain.has(node3)) ctx.chain.set(node3, chain);
-      parsed2.set(raw, r = { fn: chain[0], node: node3, deeper: s.level > 1, raw: s.fn });
-    }
-    return r;
-  };
-  const jit = instrAt >= 0 ? rename.positions : void 0;
-  const inlinedNode = (charge, host) => {
-    const key5 = contextKey([charge, host]);
-    if (!ctx.chain.has(key5)) ctx.chain.set(key5, [charge, ...ctx.chain.get(host) ?? [host]]);
-    return key5;
-  };
-  const firstLevel = /* @__PURE__ */ new Set();
-  const ctxReentered = /* @__PURE__ */ new Map();
-  let file2 = "";
-  let fn = "";
-  let rawFn = "";
-  let node2 = "";
-  let callee = null;
-  let calleeNode = "";
-  let calleeRaw = "";
-  let calls = 0;
-  const keysByFile = /* @__PURE__ */ new Map();
-  let keyFile = null;
-  let fileKeys = /* @__PURE__ */ new Map();
-  const book = (to, toNode, cost, ir2) => {
-    if (callee === null) {
-      add(profile2.self, to, ir2);
-      add(ctx.self, toNode, ir2);
-      if (cost) cost.self += ir2;
-      return;
-    }
-    if (cost && callee !== to) add(cost.calls, callee, ir2);
-    const deeper = read(calleeRaw).deeper;
-    if (callee !== to) {
-      addEdge(profile2.edges, to, callee, calls, ir2);
-      if (deeper) add(profile2.reentered, callee, ir2);
-    }
-    if (calleeNode !== toNode) {
-      addEdge(ctx.edges, toNode, calleeNode, calls, ir2);
-      if (deeper) add(ctxReentered, calleeNode, ir2);
-    }
-    callee = null;
-  };
-  for (let from = 0; from < text4.length; ) {
+function readDumpProfile(text4, rename = (f) => f, names = new NameCache()) {
+  const r = new DumpReader(text4, rename, names);
+  scanDump(text4, r);
+  return r.finish();
+}
+function scanDump(text4, r) {
+  const fields = r.positions.length;
+  const { lineAt, instrAt, prev } = r;
+  const end = text4.length;
+  for (let from = 0; from < end; ) {
     let to = text4.indexOf("\n", from);
-    if (to < 0) to = text4.length;
+    if (to < 0) to = end;
     const c = text4.charCodeAt(from);
     if (c >= 48 && c <= 57 || c === 43 || c === 45 || c === 42) {
       let pos = from;
       let ir2 = 0;
-      for (let k = 0; k <= positions.length && pos < to; k++) {
+      for (let k = 0; k <= fields && pos < to; k++) {
         const sign = text4.charCodeAt(pos);
         let q = sign === 42 || sign === 43 || sign === 45 ? pos + 1 : pos;
         const hex6 = k === instrAt;
@@ -35015,87 +35026,237 @@ function readDumpProfile(text4, rename = (f) => f) {
         for (let ch = text4.charCodeAt(q); q < to && ch !== 32; ch = text4.charCodeAt(++q)) {
           n = hex6 ? n * 16 + (ch <= 57 ? ch - 48 : (ch | 32) - 87) : n * 10 + (ch - 48);
         }
-        if (k === positions.length) ir2 = n;
+        if (k === fields) ir2 = n;
         else if (k === lineAt || k === instrAt) prev[k] = sign === 42 ? prev[k] : sign === 43 ? prev[k] + n : sign === 45 ? prev[k] - n : n;
         pos = q + 1;
       }
-      from = to + 1;
-      let at2 = lineAt < 0 ? 0 : prev[lineAt];
-      let cost;
-      const place = jit && ir2 !== 0 && rawFn ? jit(rawFn, prev[instrAt]) : null;
-      if (place) {
-        at2 = 0;
-        const target = place.charge ?? fn;
-        let toNode = node2;
-        if (place.charge) {
-          toNode = inlinedNode(place.charge, node2);
-          addEdge(profile2.edges, fn, target, 0, ir2);
-          addEdge(ctx.edges, node2, toNode, 0, ir2);
-          if (!profile2.files.has(target)) profile2.files.set(target, "");
-        }
-        const lines = profile2.lines.get(target) ?? profile2.lines.set(target, /* @__PURE__ */ new Map()).get(target);
-        const k = lineKey(place.file, place.line);
-        cost = lines.get(k);
-        if (!cost) lines.set(k, cost = { self: 0, calls: /* @__PURE__ */ new Map(), ...place.function ? { frame: place.function } : {} });
-        book(target, toNode, cost, ir2);
-        continue;
-      }
-      if (at2 > 0 && ir2 !== 0) {
-        fnLines ??= profile2.lines.get(fn) ?? profile2.lines.set(fn, /* @__PURE__ */ new Map()).get(fn);
-        if (srcFile !== keyFile) {
-          keyFile = srcFile;
-          fileKeys = keysByFile.get(srcFile) ?? keysByFile.set(srcFile, /* @__PURE__ */ new Map()).get(srcFile);
-        }
-        let k = fileKeys.get(at2);
-        if (k === void 0) fileKeys.set(at2, k = lineKey(srcFile, at2));
-        cost = fnLines.get(k);
-        if (!cost) fnLines.set(k, cost = { self: 0, calls: /* @__PURE__ */ new Map(), ...instrAt >= 0 && object2 ? { at: { object: object2, address: prev[instrAt] } } : {} });
-      }
-      book(fn, node2, cost, ir2);
-      continue;
-    }
-    const line = text4.slice(from, to);
+      if (r.callee === null && (ir2 === 0 || r.rawFn === "" && (lineAt < 0 || prev[lineAt] <= 0))) r.ownOfFn += ir2;
+      else r.costLine(ir2);
+    } else r.header(text4.slice(from, to));
     from = to + 1;
+  }
+}
+var DumpReader = class {
+  constructor(text4, rename, names) {
+    this.rename = rename;
+    this.names = names;
+    this.profile = {
+      trigger: triggerOf(text4),
+      self: /* @__PURE__ */ new Map(),
+      edges: /* @__PURE__ */ new Map(),
+      reentered: /* @__PURE__ */ new Map(),
+      files: /* @__PURE__ */ new Map(),
+      lines: /* @__PURE__ */ new Map(),
+      objects: /* @__PURE__ */ new Set(),
+      contexts: { self: /* @__PURE__ */ new Map(), edges: /* @__PURE__ */ new Map(), reentered: /* @__PURE__ */ new Map(), chain: /* @__PURE__ */ new Map() }
+    };
+    this.ctx = this.profile.contexts;
+    this.positions = /^positions: (.+)$/m.exec(text4)?.[1].trim().split(/ +/) ?? ["line"];
+    this.lineAt = this.positions.indexOf("line");
+    this.instrAt = this.positions.indexOf("instr");
+    this.prev = new Float64Array(this.positions.length);
+    this.jit = this.instrAt >= 0 ? rename.positions : void 0;
+  }
+  rename;
+  names;
+  profile;
+  ctx;
+  fns = new Names();
+  files = new Names();
+  objects = new Names();
+  /** Cost lines start with their positions (`positions:`, one unless --dump-instr adds the address). */
+  positions;
+  /** Which position is the line (absolute or relative to the previous cost line's: +n, -n, *) and which the address; -1 for none. */
+  lineAt;
+  instrAt;
+  /** The last cost line's positions (an address can pass 2^31). */
+  prev;
+  /** bee-js: V8's positions of JIT code's instructions (with instruction addresses in the dump). */
+  jit;
+  renamed = /* @__PURE__ */ new Map();
+  parsed = /* @__PURE__ */ new Map();
+  /** The same by compressed id (`fn=(12)`): names run to hundreds of characters, and looking each reference up by its text was a fifth of the read's time. */
+  byId = [];
+  /** Nodes entered at their first level: only those have deeper levels whose calls count twice. */
+  firstLevel = /* @__PURE__ */ new Set();
+  ctxReentered = /* @__PURE__ */ new Map();
+  /** Each file's line keys, made once (a dump has tens of thousands of cost lines, a few thousand lines). */
+  keysByFile = /* @__PURE__ */ new Map();
+  keyFile = null;
+  fileKeys = /* @__PURE__ */ new Map();
+  /** Each JIT position's line key, made once. */
+  placeKeys = /* @__PURE__ */ new Map();
+  object = "";
+  file = "";
+  srcFile = "";
+  fnLines = null;
+  fn = "";
+  /** The current function's name as callgrind wrote it where it is JIT code V8's code log can place ('' otherwise). */
+  rawFn = "";
+  node = "";
+  /** The callee the last `calls=` line announced, until the cost line after it books the call. */
+  callee = null;
+  calleeNode = "";
+  calleeRaw = "";
+  calleeId = -1;
+  calleeDeeper = false;
+  calls = 0;
+  /**
+   * The current function's own Ir, added to its maps when another function begins (bookOwn):
+   * most of a dump's cost lines are own cost. Ir are integers, so the sums are the same in any order.
+   */
+  ownOfFn = 0;
+  rename1(raw) {
+    let n = this.renamed.get(raw);
+    if (n === void 0) this.renamed.set(raw, n = this.rename(raw));
+    return n;
+  }
+  read(raw) {
+    let r = this.parsed.get(raw);
+    if (!r) {
+      const s = this.names.get(raw);
+      const chain = s.parts.map((x) => this.rename1(x));
+      const node2 = chain.every((x, i2) => x === s.parts[i2]) ? s.key : contextKey(chain);
+      if (!this.ctx.chain.has(node2)) this.ctx.chain.set(node2, chain);
+      this.parsed.set(raw, r = { fn: chain[0], node: node2, deeper: s.level > 1, raw: s.parts[0] });
+    }
+    return r;
+  }
+  readName(raw, id) {
+    return id < 0 ? this.read(raw) : this.byId[id] ??= this.read(raw);
+  }
+  /** A bee-js function inlined into another package's JIT code: its node under the code's node. */
+  inlinedNode(charge, host) {
+    const key5 = contextKey([charge, host]);
+    if (!this.ctx.chain.has(key5)) this.ctx.chain.set(key5, [charge, ...this.ctx.chain.get(host) ?? [host]]);
+    return key5;
+  }
+  bookOwn() {
+    if (this.ownOfFn === 0) return;
+    add(this.profile.self, this.fn, this.ownOfFn);
+    add(this.ctx.self, this.node, this.ownOfFn);
+    this.ownOfFn = 0;
+  }
+  /** One cost line's Ir booked to a function and its context node: its own cost, or the call the line before it announced (which the booking ends). */
+  book(to, toNode, cost, ir2) {
+    const callee = this.callee;
+    if (callee === null) {
+      if (to === this.fn && toNode === this.node) this.ownOfFn += ir2;
+      else {
+        add(this.profile.self, to, ir2);
+        add(this.ctx.self, toNode, ir2);
+      }
+      if (cost) cost.self += ir2;
+      return;
+    }
+    if (cost && callee !== to) add(cost.calls, callee, ir2);
+    if (callee !== to) {
+      addEdge(this.profile.edges, to, callee, this.calls, ir2);
+      if (this.calleeDeeper) add(this.profile.reentered, callee, ir2);
+    }
+    if (this.calleeNode !== toNode) {
+      addEdge(this.ctx.edges, toNode, this.calleeNode, this.calls, ir2);
+      if (this.calleeDeeper) add(this.ctxReentered, this.calleeNode, ir2);
+    }
+    this.callee = null;
+  }
+  /** A cost line (its positions in `prev`) that is not an own cost without a line: a call's, a source line's or JIT code's. */
+  costLine(ir2) {
+    const { profile: profile2, prev, instrAt } = this;
+    let at2 = this.lineAt < 0 ? 0 : prev[this.lineAt];
+    let cost;
+    const place = this.jit && ir2 !== 0 && this.rawFn ? this.jit(this.rawFn, prev[instrAt]) : null;
+    if (place) {
+      at2 = 0;
+      const target = place.charge ?? this.fn;
+      let toNode = this.node;
+      if (place.charge) {
+        toNode = this.inlinedNode(place.charge, this.node);
+        addEdge(profile2.edges, this.fn, target, 0, ir2);
+        addEdge(this.ctx.edges, this.node, toNode, 0, ir2);
+        if (!profile2.files.has(target)) profile2.files.set(target, "");
+      }
+      const lines = profile2.lines.get(target) ?? profile2.lines.set(target, /* @__PURE__ */ new Map()).get(target);
+      let k = this.placeKeys.get(place);
+      if (k === void 0) this.placeKeys.set(place, k = lineKey(place.file, place.line));
+      cost = lines.get(k);
+      if (!cost) lines.set(k, cost = { self: 0, calls: /* @__PURE__ */ new Map(), ...place.function ? { frame: place.function } : {} });
+      this.book(target, toNode, cost, ir2);
+      return;
+    }
+    if (at2 > 0 && ir2 !== 0) {
+      this.fnLines ??= profile2.lines.get(this.fn) ?? profile2.lines.set(this.fn, /* @__PURE__ */ new Map()).get(this.fn);
+      if (this.srcFile !== this.keyFile) {
+        this.keyFile = this.srcFile;
+        this.fileKeys = this.keysByFile.get(this.srcFile) ?? this.keysByFile.set(this.srcFile, /* @__PURE__ */ new Map()).get(this.srcFile);
+      }
+      let k = this.fileKeys.get(at2);
+      if (k === void 0) this.fileKeys.set(at2, k = lineKey(this.srcFile, at2));
+      cost = this.fnLines.get(k);
+      if (!cost)
+        this.fnLines.set(
+          k,
+          cost = { self: 0, calls: /* @__PURE__ */ new Map(), ...instrAt >= 0 && this.object ? { at: { object: this.object, address: prev[instrAt] } } : {} }
+        );
+    }
+    this.book(this.fn, this.node, cost, ir2);
+  }
+  /** Any line but a cost line: names, files, objects, calls. */
+  header(line) {
+    const { profile: profile2, ctx, fns } = this;
     if (line.startsWith("fl=")) {
-      file2 = files.resolve(line.slice(3));
-      srcFile = file2;
+      this.file = this.files.resolve(line.slice(3));
+      this.srcFile = this.file;
     } else if (line.startsWith("fi=") || line.startsWith("fe=")) {
-      srcFile = files.resolve(line.slice(3));
+      this.srcFile = this.files.resolve(line.slice(3));
     } else if (line.startsWith("cfi=") || line.startsWith("cfl=")) {
-      files.resolve(line.slice(4));
+      this.files.resolve(line.slice(4));
     } else if (line.startsWith("ob=")) {
-      object2 = objects.resolve(line.slice(3));
-      if (object2) profile2.objects.add(object2);
+      this.object = this.objects.resolve(line.slice(3));
+      if (this.object) profile2.objects.add(this.object);
     } else if (line.startsWith("cob=")) {
-      objects.resolve(line.slice(4));
+      this.objects.resolve(line.slice(4));
     } else if (line.startsWith("fn=")) {
-      const r = read(fns.resolve(line.slice(3)));
-      srcFile = file2;
-      fnLines = null;
-      fn = r.fn;
-      rawFn = jit && /^0x[0-9a-f]+$/.test(r.raw) ? r.raw : "";
-      node2 = r.node;
-      if (!r.deeper) firstLevel.add(node2);
-      if (!profile2.files.has(fn)) profile2.files.set(fn, file2);
-      if (!profile2.self.has(fn)) profile2.self.set(fn, 0);
-      if (!ctx.self.has(node2)) ctx.self.set(node2, 0);
+      this.bookOwn();
+      const raw = fns.resolve(line.slice(3));
+      if (fns.defined) this.byId[fns.id] = void 0;
+      const r = this.readName(raw, fns.id);
+      this.srcFile = this.file;
+      this.fnLines = null;
+      this.fn = r.fn;
+      this.rawFn = this.jit && /^0x[0-9a-f]+$/.test(r.raw) ? r.raw : "";
+      this.node = r.node;
+      if (!r.deeper) this.firstLevel.add(this.node);
+      if (!profile2.files.has(this.fn)) profile2.files.set(this.fn, this.file);
+      if (!profile2.self.has(this.fn)) profile2.self.set(this.fn, 0);
+      if (!ctx.self.has(this.node)) ctx.self.set(this.node, 0);
     } else if (line.startsWith("cfn=")) {
-      calleeRaw = fns.resolve(line.slice(4));
+      this.calleeRaw = fns.resolve(line.slice(4));
+      this.calleeId = fns.id;
+      if (fns.defined) this.byId[this.calleeId] = void 0;
     } else if (line.startsWith("calls=")) {
-      calls = Number(line.slice(6).split(" ")[0]) || 0;
-      const r = read(calleeRaw);
-      callee = r.fn;
-      calleeNode = r.node;
+      const space = line.indexOf(" ", 6);
+      this.calls = Number(line.slice(6, space < 0 ? line.length : space)) || 0;
+      const r = this.readName(this.calleeRaw, this.calleeId);
+      this.callee = r.fn;
+      this.calleeNode = r.node;
+      this.calleeDeeper = r.deeper;
     }
   }
-  for (const [n, ir2] of ctxReentered) if (firstLevel.has(n)) ctx.reentered.set(n, ir2);
-  return profile2;
-}
+  finish() {
+    this.bookOwn();
+    for (const [n, ir2] of this.ctxReentered) if (this.firstLevel.has(n)) this.ctx.reentered.set(n, ir2);
+    return this.profile;
+  }
+};
 function addEdge(edges, from, to, calls, ir2) {
-  const out = edges.get(from) ?? /* @__PURE__ */ new Map();
-  edges.set(from, out);
-  const e = out.get(to) ?? { calls: 0, ir: 0 };
-  out.set(to, { calls: e.calls + calls, ir: e.ir + ir2 });
+  let out = edges.get(from);
+  if (!out) edges.set(from, out = /* @__PURE__ */ new Map());
+  const e = out.get(to);
+  if (e) {
+    e.calls += calls;
+    e.ir += ir2;
+  } else out.set(to, { calls, ir: ir2 });
 }
 function inclusive(p, fn) {
   let out = 0;
@@ -35119,7 +35280,9 @@ function displayName(runner, name2) {
   } else {
     n = n.replace(/::h[0-9a-f]{16}$/, "");
   }
-  return [...n].length > NAME_CHARS ? `${[...n].slice(0, NAME_CHARS - 1).join("")}\u2026` : n;
+  if (n.length <= NAME_CHARS) return n;
+  const chars = [...n];
+  return chars.length > NAME_CHARS ? `${chars.slice(0, NAME_CHARS - 1).join("")}\u2026` : n;
 }
 var JS_OWN_PATH = /(?:^|[\s/\\])(?:@ethersphere[/\\]bee-js|cafe-utility)[/\\]/;
 var OWN = {
@@ -35660,7 +35823,11 @@ function allocationSites(p) {
   const entry = (fn) => isAllocator(p.runner, fn);
   const callers = /* @__PURE__ */ new Map();
   for (const [caller, out] of p.edges) {
-    for (const [callee, e] of out) callers.set(callee, [...callers.get(callee) ?? [], { caller, calls: e.calls }]);
+    for (const [callee, e] of out) {
+      const list3 = callers.get(callee);
+      if (list3) list3.push({ caller, calls: e.calls });
+      else callers.set(callee, [{ caller, calls: e.calls }]);
+    }
   }
   const sites = /* @__PURE__ */ new Map();
   const keep = (fn, calls) => sites.set(fn, (sites.get(fn) ?? 0) + calls);
@@ -35984,26 +36151,49 @@ var LEFT_OUT = { go: isWallClock2, rs: () => false, js: (fn) => V8_LOGGER_FUNCTI
 function withoutLeftOut(p, isLeftOut) {
   const roots = [...p.self.keys()].filter(isLeftOut);
   if (roots.length === 0) return;
-  const incl = new Map([...p.self.keys()].map((f) => [f, inclusive(p, f)]));
-  const self2 = new Map(p.self);
-  const edges = new Map([...p.edges].map(([f, out]) => [f, new Map(out)]));
-  const remove = (fn, ir2, path) => {
-    const whole = incl.get(fn) ?? 0;
+  const selfWas = /* @__PURE__ */ new Map();
+  const outWas = /* @__PURE__ */ new Map();
+  const selfOf = (fn) => selfWas.has(fn) ? selfWas.get(fn) : p.self.get(fn);
+  const outOf = (fn) => outWas.get(fn) ?? p.edges.get(fn);
+  const incl = /* @__PURE__ */ new Map();
+  const inclOf = (fn) => {
+    if (!p.self.has(fn)) return 0;
+    let got = incl.get(fn);
+    if (got === void 0) {
+      let out = 0;
+      for (const e of outOf(fn)?.values() ?? []) out += e.ir;
+      incl.set(fn, got = (selfOf(fn) ?? 0) + out - (p.reentered.get(fn) ?? 0));
+    }
+    return got;
+  };
+  const path = /* @__PURE__ */ new Set();
+  const remove = (fn, ir2) => {
+    const whole = inclOf(fn);
     if (whole <= 0 || ir2 <= 0 || path.has(fn) || isLeftOut(fn)) return;
     const share = Math.min(1, ir2 / whole);
-    p.self.set(fn, Math.max(0, (p.self.get(fn) ?? 0) - (self2.get(fn) ?? 0) * share));
-    const next = new Set(path).add(fn);
-    for (const [callee, e] of edges.get(fn) ?? []) {
-      remove(callee, e.ir * share, next);
-      const now2 = p.edges.get(fn).get(callee);
-      p.edges.get(fn).set(callee, { calls: Math.max(0, now2.calls - e.calls * share), ir: Math.max(0, now2.ir - e.ir * share) });
+    if (!selfWas.has(fn)) selfWas.set(fn, p.self.get(fn));
+    p.self.set(fn, Math.max(0, (p.self.get(fn) ?? 0) - (selfWas.get(fn) ?? 0) * share));
+    const now2 = p.edges.get(fn);
+    if (!now2) return;
+    if (!outWas.has(fn)) outWas.set(fn, new Map(now2));
+    path.add(fn);
+    for (const [callee, e] of outWas.get(fn)) {
+      remove(callee, e.ir * share);
+      const had = now2.get(callee);
+      now2.set(callee, { calls: Math.max(0, had.calls - e.calls * share), ir: Math.max(0, had.ir - e.ir * share) });
     }
+    path.delete(fn);
   };
-  for (const w of roots) for (const [callee, e] of edges.get(w) ?? []) remove(callee, e.ir, /* @__PURE__ */ new Set([w]));
+  for (const w of roots) {
+    path.add(w);
+    for (const [callee, e] of outOf(w) ?? []) remove(callee, e.ir);
+    path.delete(w);
+  }
   const gone = new Set(roots);
-  for (const [fn, own2] of p.self) {
-    const out = [...p.edges.get(fn)?.values() ?? []].reduce((sum2, e) => sum2 + e.ir, 0);
-    if (own2 < 0.5 && out < 0.5 && (self2.get(fn) ?? 0) >= 0.5) gone.add(fn);
+  for (const [fn, was] of selfWas) {
+    let out = 0;
+    for (const e of p.edges.get(fn)?.values() ?? []) out += e.ir;
+    if ((p.self.get(fn) ?? 0) < 0.5 && out < 0.5 && (was ?? 0) >= 0.5) gone.add(fn);
   }
   for (const fn of gone) {
     p.self.delete(fn);
@@ -36020,13 +36210,20 @@ var addEdges = (into, from) => {
     const to = into.get(caller) ?? /* @__PURE__ */ new Map();
     into.set(caller, to);
     for (const [callee, e] of out) {
-      const had = to.get(callee) ?? { calls: 0, ir: 0 };
-      to.set(callee, { calls: had.calls + e.calls, ir: had.ir + e.ir });
+      const had = to.get(callee);
+      if (had) {
+        had.calls += e.calls;
+        had.ir += e.ir;
+      } else to.set(callee, { calls: 0 + e.calls, ir: 0 + e.ir });
     }
   }
 };
 var perIteration = (edges, n) => {
-  for (const out of edges.values()) for (const [k, e] of out) out.set(k, { calls: e.calls / n, ir: e.ir / n });
+  for (const out of edges.values())
+    for (const e of out.values()) {
+      e.calls /= n;
+      e.ir /= n;
+    }
 };
 function addLines(into, from) {
   for (const [key5, l] of from ?? []) {
@@ -36036,7 +36233,7 @@ function addLines(into, from) {
     into.set(key5, had);
   }
 }
-function rowProfile(runner, files, symbolize) {
+function rowProfile(runner, files, symbolize, names = new NameCache()) {
   const functions = /* @__PURE__ */ new Map();
   const edges = /* @__PURE__ */ new Map();
   const contexts = { nodes: /* @__PURE__ */ new Map(), edges: /* @__PURE__ */ new Map() };
@@ -36045,7 +36242,7 @@ function rowProfile(runner, files, symbolize) {
   for (const file2 of files) {
     const text4 = readFileSync9(file2, "utf8");
     const sym = typeof symbolize === "object" ? symbolize.forDump(text4) : symbolize;
-    const d = readDumpProfile(text4, sym);
+    const d = readDumpProfile(text4, sym, names);
     if (!d.trigger) continue;
     steps.add(`${d.trigger.unit} ${d.trigger.step}`);
     withoutLeftOut(d, LEFT_OUT[runner]);
@@ -36066,8 +36263,10 @@ function rowProfile(runner, files, symbolize) {
     for (const o of d.objects) objects.add(o);
     addEdges(edges, d.edges);
     for (const [node2, self2] of d.contexts.self) {
-      const c = contexts.nodes.get(node2) ?? { chain: d.contexts.chain.get(node2) ?? [contextFunction(node2)], self: 0, inclusive: 0 };
-      contexts.nodes.set(node2, { ...c, self: c.self + self2, inclusive: c.inclusive + inclusive(d.contexts, node2) });
+      let c = contexts.nodes.get(node2);
+      if (!c) contexts.nodes.set(node2, c = { chain: d.contexts.chain.get(node2) ?? [contextFunction(node2)], self: 0, inclusive: 0 });
+      c.self += self2;
+      c.inclusive += inclusive(d.contexts, node2);
     }
     addEdges(contexts.edges, d.contexts.edges);
   }
@@ -36172,11 +36371,11 @@ function mergeStacks(base, head2, name2) {
 
 // src/profile/kept.ts
 var rowFolder = (r) => `${r.caseId}~${r.label}`.replace(/[^A-Za-z0-9._~-]/g, "_").slice(0, 120);
-function profileOf(runner, run2, row, symbolize, byUnit = dumpsByUnit(run2.dir)) {
+function profileOf(runner, run2, row, symbolize, byUnit = dumpsByUnit(run2.dir), names) {
   const unit = run2.plan.units.find((u) => u.id === row.caseId && String(u.param.label) === row.label);
   const files = unit ? byUnit.get(unit.unit) : void 0;
   if (!files || files.length === 0) return null;
-  return rowProfile(runner, files, symbolize ?? (runner === "js" ? { forDump: dumpSymbolizers(run2.dir) } : void 0));
+  return rowProfile(runner, files, symbolize ?? (runner === "js" ? { forDump: dumpSymbolizers(run2.dir) } : void 0), names);
 }
 
 // src/profile/files.ts
@@ -36219,10 +36418,11 @@ function profileAb(o) {
   let unwritten = 0;
   const problems = [];
   for (const row of o.rows.slice(0, MAX_PROFILED_ROWS)) {
-    const base = profileOf(o.runner, o.base, row, o.symbolize?.base, byUnit.base);
-    const head2 = profileOf(o.runner, o.head, row, o.symbolize?.head, byUnit.head);
+    const names = new NameCache();
+    const base = profileOf(o.runner, o.base, row, o.symbolize?.base, byUnit.base, names);
+    const head2 = profileOf(o.runner, o.head, row, o.symbolize?.head, byUnit.head, names);
     if (!base || !head2) continue;
-    const baseAgain = o.baseAgain && profileOf(o.runner, o.baseAgain, row, o.symbolize?.base, byUnit.baseAgain);
+    const baseAgain = o.baseAgain && profileOf(o.runner, o.baseAgain, row, o.symbolize?.base, byUnit.baseAgain, names);
     try {
       if (folderBytes(profilesDir(o.outDir)) > MAX_PROFILE_BYTES) {
         unwritten++;
@@ -37547,7 +37747,7 @@ import { appendFileSync, existsSync as existsSync14, mkdirSync as mkdirSync7, re
 import { join as join22, relative as relative5, resolve as resolve6 } from "node:path";
 
 // src/build/hash.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 import { readdirSync as readdirSync7, readFileSync as readFileSync13 } from "node:fs";
 import { join as join15, relative as relative4 } from "node:path";
 var SKIP = /* @__PURE__ */ new Set(["node_modules", "target", ".git", "bin", "dist-test"]);
@@ -37563,12 +37763,12 @@ function walk(root, dir, h) {
   }
 }
 function treeHash(root) {
-  const h = createHash3("sha256");
+  const h = createHash4("sha256");
   walk(root, root, h);
   return h.digest("hex");
 }
 function hashParts(parts) {
-  const h = createHash3("sha256");
+  const h = createHash4("sha256");
   for (const p of parts) h.update(p).update("\0");
   return h.digest("hex").slice(0, 16);
 }
@@ -39051,7 +39251,7 @@ function renderCsv(model) {
 }
 
 // src/report/render/html.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 
 // src/report/render/notes.ts
 var ALLOC_LEGEND = `heap: bytes and allocations per op of work inside the timed region, by the runtime's own accounting in a separate allocation run (median of its iterations; CPU rows; bee-js counts bytes only). Bytes allocated are not memory kept: transient = one iteration allocates at least ${1 / TRANSIENT_BELOW}x what the peak RSS grew by over the runner's ${RSS_BASELINE_CASE} row (short-lived: collector or allocator work, not memory); retained = the peak RSS grew by at least what one iteration allocates (consistent with keeping it, but setup data or what earlier cases left resident read the same: transient is the conclusive reading); no word where the two do not disagree that clearly, below ${formatBytes(STORY_MIN_BYTES)} per iteration, or without a ${RSS_BASELINE_CASE} row.`;
@@ -39115,7 +39315,7 @@ function htmlReport(t, opts = {}) {
   const scripts = [chartJs, PAGE_SCRIPT].filter((s) => s !== null);
   const csp = [
     "default-src 'none'",
-    `script-src ${scripts.map((s) => `'sha256-${createHash4("sha256").update(s).digest("base64")}'`).join(" ")}`,
+    `script-src ${scripts.map((s) => `'sha256-${createHash5("sha256").update(s).digest("base64")}'`).join(" ")}`,
     "style-src 'unsafe-inline'",
     "img-src data:"
   ].join("; ");
@@ -40126,7 +40326,7 @@ function short(hash2) {
 }
 
 // src/shard/assignment.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash6 } from "node:crypto";
 import { readFileSync as readFileSync21 } from "node:fs";
 
 // src/shard/cost.ts
@@ -40243,7 +40443,7 @@ var AssignmentSchema = external_exports.strictObject({
   costs: external_exports.enum(["history", "static"]),
   shards: external_exports.array(external_exports.strictObject({ index: external_exports.number().int().positive(), cost: external_exports.number().nonnegative(), pieces: external_exports.array(PieceSchema) })).min(1)
 });
-var selectionKey = (s) => createHash5("sha256").update(JSON.stringify(s)).digest("hex").slice(0, 16);
+var selectionKey = (s) => createHash6("sha256").update(JSON.stringify(s)).digest("hex").slice(0, 16);
 function assign(selection, plans, model, n, budgetModel = model) {
   const shards = balance(piecesOf(plans, selection.evidences, model, budgetModel), n);
   const fromHistory = plans.some((p) => p.units.some((u) => model.iterationS(p, u).from === "history"));
@@ -42329,9 +42529,9 @@ var JournalWriter = class _JournalWriter {
 var now = () => (/* @__PURE__ */ new Date()).toISOString();
 
 // src/experiment/payload.ts
-import { createHash as createHash6 } from "node:crypto";
+import { createHash as createHash7 } from "node:crypto";
 function unitSeed(runSeedHex, unit) {
-  return createHash6("sha256").update(Buffer.from(runSeedHex, "hex")).update(`payload/${unit}`, "utf8").digest("hex");
+  return createHash7("sha256").update(Buffer.from(runSeedHex, "hex")).update(`payload/${unit}`, "utf8").digest("hex");
 }
 function payloadPieces(seedHex, size, sink, chunk = 1 << 16) {
   const seed = Buffer.from(seedHex, "hex");
@@ -42343,7 +42543,7 @@ function payloadPieces(seedHex, size, sink, chunk = 1 << 16) {
     let filled = 0;
     while (filled < piece.length && filled < left) {
       counter.writeBigUInt64BE(block++);
-      const h = createHash6("sha256").update(seed).update(counter).digest();
+      const h = createHash7("sha256").update(seed).update(counter).digest();
       h.copy(piece, filled, 0, Math.min(32, left - filled));
       filled += Math.min(32, left - filled);
     }
@@ -42352,7 +42552,7 @@ function payloadPieces(seedHex, size, sink, chunk = 1 << 16) {
   }
 }
 function payloadSha256(seedHex, size) {
-  const h = createHash6("sha256");
+  const h = createHash7("sha256");
   payloadPieces(seedHex, size, (p) => h.update(p));
   return h.digest("hex");
 }
@@ -42737,7 +42937,7 @@ async function readyNodes(d, log2, healthTimeoutMs = 3e4) {
 }
 
 // src/experiment/order.ts
-import { createHash as createHash7 } from "node:crypto";
+import { createHash as createHash8 } from "node:crypto";
 function seededInts(seedHex, label) {
   const seed = Buffer.from(seedHex, "hex");
   let counter = 0n;
@@ -42747,7 +42947,7 @@ function seededInts(seedHex, label) {
     if (at2 >= block.length) {
       const c = Buffer.alloc(8);
       c.writeBigUInt64BE(counter++);
-      block = createHash7("sha256").update(seed).update(label, "utf8").update(c).digest();
+      block = createHash8("sha256").update(seed).update(label, "utf8").update(c).digest();
       at2 = 0;
     }
     const v = block.readUInt32BE(at2);
@@ -43830,8 +44030,8 @@ var GabDataSchema = external_exports.object({
 });
 var DATA_JS_PREFIX = /^\s*window\.BENCHMARK_DATA\s*=\s*/;
 function lineCol(text4, pos) {
-  const before2 = text4.slice(0, pos);
-  return `line ${before2.split("\n").length}, column ${pos - before2.lastIndexOf("\n")}`;
+  const before = text4.slice(0, pos);
+  return `line ${before.split("\n").length}, column ${pos - before.lastIndexOf("\n")}`;
 }
 function parseGab(file2, text4) {
   const prefix = DATA_JS_PREFIX.exec(text4);
