@@ -5414,7 +5414,7 @@ var require_proper_lockfile = __commonJS({
 });
 
 // src/cli.ts
-import { readFileSync as readFileSync29, realpathSync as realpathSync3 } from "node:fs";
+import { readFileSync as readFileSync29, realpathSync as realpathSync4 } from "node:fs";
 import { join as join49 } from "node:path";
 import { fileURLToPath as fileURLToPath3 } from "node:url";
 import { parseArgs } from "node:util";
@@ -37956,7 +37956,7 @@ var jsBuilder = {
 };
 
 // src/build/rs.ts
-import { copyFileSync as copyFileSync2, cpSync as cpSync3 } from "node:fs";
+import { copyFileSync as copyFileSync2, cpSync as cpSync3, realpathSync as realpathSync3 } from "node:fs";
 import { join as join20 } from "node:path";
 var rsBuilder = {
   runner: "rs",
@@ -37982,7 +37982,11 @@ var rsBuilder = {
     copyFileSync2(join20(targetDir, "release", "bee-bench-rs"), binary);
     return rsBuilder.command(ctx.dir);
   },
-  command: (dir) => ({ argv: [join20(dir, "bee-bench-rs")] })
+  command: (dir) => ({ argv: [join20(dir, "bee-bench-rs")] }),
+  // rustc writes a patched checkout's absolute path into the line tables, and profiles read the
+  // client's source lines through it (src/profile/source-lines.ts): a build of the same content
+  // from another folder would name a folder that may be gone or hold other code.
+  keyParts: (source2) => source2.kind === "path" ? [`compiled from ${realpathSync3(source2.path)}`] : []
 };
 
 // src/build/source.ts
@@ -45714,7 +45718,7 @@ async function main(args) {
     return 1;
   }
 }
-if (process.argv[1] && realpathSync3(process.argv[1]) === fileURLToPath3(import.meta.url)) {
+if (process.argv[1] && realpathSync4(process.argv[1]) === fileURLToPath3(import.meta.url)) {
   main(process.argv.slice(2)).then(
     (code) => process.exitCode = code,
     (e) => {

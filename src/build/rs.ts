@@ -1,7 +1,7 @@
 // bee-rs runner: cargo builds a copy of runners/rs (the committed Cargo.lock is never rewritten);
 // a checkout is patched in with --config, so Cargo.toml stays as committed. One target dir is
 // shared by every build so the ~150 dependency crates compile once.
-import { copyFileSync, cpSync } from 'node:fs';
+import { copyFileSync, cpSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunnerBuilder } from './builder.js';
 import { step, toolVersion } from './exec.js';
@@ -32,4 +32,8 @@ export const rsBuilder: RunnerBuilder = {
     return rsBuilder.command(ctx.dir);
   },
   command: (dir) => ({ argv: [join(dir, 'bee-bench-rs')] }),
+  // rustc writes a patched checkout's absolute path into the line tables, and profiles read the
+  // client's source lines through it (src/profile/source-lines.ts): a build of the same content
+  // from another folder would name a folder that may be gone or hold other code.
+  keyParts: (source) => (source.kind === 'path' ? [`compiled from ${realpathSync(source.path)}`] : []),
 };
