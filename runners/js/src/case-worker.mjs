@@ -53,29 +53,12 @@ const CACHE_SIM = process.env.BEE_BENCH_CACHE_SIM === '1';
 export const CYCLES_WARMUP = 5;
 
 /**
- * Twice the simulated last level (src/count/callgrind.ts CACHE_SIM_FLAGS: 8 MiB, 16-way), so that
- * reading one byte per line of it evicts every line of both levels' data.
+ * Before a cycles region, V8's lazy sweeping finished (collecting code statistics walks the old
+ * and code spaces, which first completes their sweeping), so that no sweeping falls in the region
+ * and evicts its lines whatever the process's history left to sweep (docs/calibration.md
+ * "Estimated cycles").
  */
-const EVICT_BYTES = 16 << 20;
-const evictBuffer = CACHE_SIM ? new Uint8Array(EVICT_BYTES).fill(1) : null;
-let evictSink = 0;
-
-/**
- * Before a cycles region, the heap and the simulated caches in the same state whatever ran before
- * (docs/calibration.md "Estimated cycles"): V8's lazy sweeping finished (collecting code statistics
- * walks the old and code spaces, which first completes their sweeping), so no sweeping falls in the
- * region and evicts its lines; then every cache line evicted by a simulated pass over a buffer
- * twice the last level, which the counter's next start zeroes out of the count (it starts each
- * region from zero). Callgrind keeps its simulated caches between regions: without this, a region
- * began with whatever the previous case's region left in them.
- */
-function coldRegion(counter) {
-  v8.getHeapCodeStatistics();
-  counter.start();
-  let x = 0;
-  for (let i = 0; i < EVICT_BYTES; i += 64) x ^= evictBuffer[i];
-  evictSink ^= x;
-}
+const finishSweeping = () => v8.getHeapCodeStatistics();
 
 const hex = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 
@@ -142,7 +125,7 @@ async function runCase({ unit, paceFd, count, allocs, shared, options }) {
       // Counting or metering: each region starts from a collected heap, so whether a collection
       // falls inside it does not depend on what earlier iterations left behind.
       if (counter || meter) settleGc();
-      if (counter && CACHE_SIM) coldRegion(counter);
+      if (counter && CACHE_SIM) finishSweeping();
       counter?.start();
       let sample;
       try {
