@@ -52,6 +52,14 @@ function sampleMessage(sample, metered) {
 const CACHE_SIM = process.env.BEE_BENCH_CACHE_SIM === '1';
 export const CYCLES_WARMUP = 5;
 
+/**
+ * Before a cycles region, V8's lazy sweeping finished (collecting code statistics walks the old
+ * and code spaces, which first completes their sweeping), so that no sweeping falls in the region
+ * and evicts its lines whatever the process's history left to sweep (docs/calibration.md
+ * "Estimated cycles").
+ */
+const finishSweeping = () => v8.getHeapCodeStatistics();
+
 const hex = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 
 async function runCase({ unit, paceFd, count, allocs, shared, options }) {
@@ -117,6 +125,7 @@ async function runCase({ unit, paceFd, count, allocs, shared, options }) {
       // Counting or metering: each region starts from a collected heap, so whether a collection
       // falls inside it does not depend on what earlier iterations left behind.
       if (counter || meter) settleGc();
+      if (counter && CACHE_SIM) finishSweeping();
       counter?.start();
       let sample;
       try {
