@@ -36215,7 +36215,7 @@ var addEdges = (into, from) => {
       if (had) {
         had.calls += e.calls;
         had.ir += e.ir;
-      } else to.set(callee, { calls: 0 + e.calls, ir: 0 + e.ir });
+      } else to.set(callee, { calls: e.calls, ir: e.ir });
     }
   }
 };

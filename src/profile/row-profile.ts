@@ -172,7 +172,7 @@ const addEdges = (into: Map<string, Map<string, Edge>>, from: Map<string, Map<st
       if (had) {
         had.calls += e.calls;
         had.ir += e.ir;
-      } else to.set(callee, { calls: 0 + e.calls, ir: 0 + e.ir });
+      } else to.set(callee, { calls: e.calls, ir: e.ir });
     }
   }
 };
