@@ -52,6 +52,9 @@ export const JS_COUNT_FLAGS = ['--single-threaded', '--predictable', '--predicta
  *   the runner collects before each region, and with 30% the old generation reached its limit
  *   inside `keccak.bulk`'s region in some processes and not in others (incremental marking
  *   started there, with far more lazy sweeping), by how large the process's history left it.
+ * - no garbage collection as a task (a scavenge when new space is 80% full, incremental marking's
+ *   steps, idle-time work): V8 posts those to the event loop, which runs them at a moment thread
+ *   timing sets, so the heap's layout at a region's start differed by process.
  */
 export const JS_CYCLES_FLAGS = [
   ...JS_COUNT_FLAGS.filter((f) => f !== '--predictable-gc-schedule'),
@@ -61,6 +64,9 @@ export const JS_CYCLES_FLAGS = [
   '--no-memory-reducer',
   '--no-sparkplug',
   '--no-turbofan',
+  '--no-minor-gc-task',
+  '--no-incremental-marking-task',
+  '--no-use-idle-notification',
 ] as const;
 const JS_CYCLES_ENV = { UV_THREADPOOL_SIZE: '1', BEE_BENCH_CACHE_SIM: '1' } as const;
 

@@ -37,7 +37,8 @@ export interface CountingOptions<K extends CountingKind> {
   /** The figure's quantum in its units (StepOptions.resolution); none for counts, which move by single instructions. */
   resolution?: number;
   /** Clients whose figures its rule cannot judge, and why (their A/A calibration failed). */
-  notJudged?: Partial<Record<Runner, string>>;
+  notJudged?: Partial<Record<Runner, string>> /** Clients whose cases each run in a process of their own (CountOptions.processPerUnit). */;
+  processPerUnit?: readonly Runner[];
 }
 
 export function countingEvidence<K extends CountingKind>(kind: K, o: CountingOptions<K>): DeterministicEvidence<K, number[]> {
@@ -74,6 +75,9 @@ export function countingEvidence<K extends CountingKind>(kind: K, o: CountingOpt
         iterations: r.iterations ?? o.iterations ?? COUNT_ITERATIONS,
         keepDumps: r.keep,
         ...(o.cacheSim ? { cacheSim: true } : {}),
+        // bee-js's perf map and code log only name what function profiles read.
+        names: o.profiles,
+        processPerUnit: o.processPerUnit?.includes(r.runner) ?? false,
       });
     },
     figures,

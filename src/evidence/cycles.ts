@@ -19,6 +19,9 @@ export const CYCLES = countingEvidence('cycles', {
   // Plain counting's slowdown times the cache simulation's cost over it per timed iteration, measured (docs/calibration.md "Estimated cycles").
   slowdown: { setup: 5, warmup: 5, timed: 50 * 5.5 },
   profiles: false,
+  // bee-js's cases each in a node of their own: where a case's objects and buffers lie depended on
+  // what the earlier cases' workers left in malloc's arenas (docs/calibration.md "Estimated cycles").
+  processPerUnit: ['js'],
   // Two lines missed in both cache levels: which few lines an almost empty step misses depends on
   // the thread it runs on (bee-go's empty noop read 8,129 or 8,239 cycles, one line apart, across
   // processes of the same build), so such a row's floor is at least two lines' share of its

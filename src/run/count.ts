@@ -11,7 +11,7 @@ import { countingCommand, readDumps } from '../count/callgrind.js';
 import { collectPerfMaps } from '../profile/v8-symbols.js';
 import { invokeRunner, type InvokeOptions } from './invoke.js';
 import { planOf, type Plan, type PlanUnit } from '../spec/plan.js';
-import type { Counter, Result, Runner } from '../spec/schema.js';
+import type { CaseResult, Counter, Result, Runner } from '../spec/schema.js';
 
 /** Timed iterations of a counting run: enough to compare step by step, few since each is ~50x slower. */
 export const COUNT_ITERATIONS = 3;
@@ -29,6 +29,13 @@ export interface CountOptions extends Omit<InvokeOptions, 'bee' | 'pace'> {
   keepDumps?: string;
   /** Callgrind's cache simulation (CACHE_SIM_FLAGS): the cases gain `cycles` beside `instructions`. */
   cacheSim?: boolean;
+  /** bee-js's perf map and code log beside the dumps (JS_NAMING_FLAGS), which only function profiles read; default on. */
+  names?: boolean;
+  /**
+   * Each unit in a runner process of its own, so that no case starts from the memory an earlier
+   * one left (the cycles evidence's bee-js processes: docs/calibration.md "Estimated cycles").
+   */
+  processPerUnit?: boolean;
 }
 
 export interface CountRun {
@@ -53,20 +60,14 @@ export async function countRunner(cmd: RunnerCommand, o: CountOptions): Promise<
   if (o.keepDumps) rmSync(o.keepDumps, { recursive: true, force: true });
   const dumpDir = o.keepDumps ? (mkdirSync(o.keepDumps, { recursive: true }), o.keepDumps) : mkdtempSync(join(dirname(o.out), 'callgrind-'));
   try {
-    const logFile = join(dirname(o.out), `valgrind-${o.runner}.log`);
-    const inv = await invokeRunner(countingCommand(cmd, o.runner, dumpDir, { logFile, cacheSim: o.cacheSim }), {
-      ...o,
-      plan,
-      timeoutMs: o.timeoutMs * COUNT_SLOWDOWN,
-    });
-    // valgrind's own messages are in logFile: a problem names it.
-    const problems = inv.problem ? [`${o.runner} under callgrind: ${inv.problem} (valgrind's messages: ${logFile})`] : [];
+    const inv = await invokeCounting(cmd, dumpDir, plan, o);
+    const problems = inv.problems;
     if (!inv.result) return { result: null, problems };
     const counts = readDumps(dumpDir);
     const cycles = o.cacheSim ? readDumps(dumpDir, 'cycles') : null;
     const result: Result = { ...inv.result, counter: o.counter, cases: [] };
-    for (const [i, c] of inv.result.cases.entries()) {
-      const got = counts.get(plan.units[i]?.unit ?? -1) ?? [];
+    for (const [unit, c] of inv.cases) {
+      const got = counts.get(unit) ?? [];
       if (c.status !== 'ok') {
         result.cases.push(c);
         continue;
@@ -78,7 +79,7 @@ export async function countRunner(cmd: RunnerCommand, o: CountOptions): Promise<
         result.cases.push(c);
         continue;
       }
-      const est = cycles?.get(plan.units[i]!.unit) ?? [];
+      const est = cycles?.get(unit) ?? [];
       if (cycles && est.length !== got.length) {
         problems.push(`${c.id} ${c.param.label}: ${est.length} estimated cycles for ${got.length} iterations (did callgrind run with --cache-sim=yes?)`);
         result.cases.push({ ...c, instructions: got });
@@ -94,4 +95,41 @@ export async function countRunner(cmd: RunnerCommand, o: CountOptions): Promise<
     collectPerfMaps(dumpDir);
     if (!o.keepDumps) rmSync(dumpDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The counting plan's runner processes: their result (the first one's, holding every case), each
+ * case with its plan unit, and their problems, each naming the file with valgrind's own messages.
+ */
+async function invokeCounting(
+  cmd: RunnerCommand,
+  dumpDir: string,
+  plan: Plan,
+  o: CountOptions,
+): Promise<{ result: Result | null; cases: Array<[number, CaseResult]>; problems: string[] }> {
+  const run = async (p: Plan, logName: string, timeoutMs: number) => {
+    const logFile = join(dirname(o.out), logName);
+    const command = countingCommand(cmd, o.runner, dumpDir, { logFile, cacheSim: o.cacheSim, names: o.names });
+    const inv = await invokeRunner(command, { ...o, plan: p, timeoutMs });
+    return { ...inv, problem: inv.problem && `${o.runner} under callgrind: ${inv.problem} (valgrind's messages: ${logFile})` };
+  };
+  if (!o.processPerUnit) {
+    const inv = await run(plan, `valgrind-${o.runner}.log`, o.timeoutMs * COUNT_SLOWDOWN);
+    const cases = (inv.result?.cases ?? []).map((c, i): [number, CaseResult] => [plan.units[i]?.unit ?? -1, c]);
+    return { result: inv.result, cases, problems: inv.problem ? [inv.problem] : [] };
+  }
+  const results: Result[] = [];
+  const cases: Array<[number, CaseResult]> = [];
+  const problems: string[] = [];
+  for (const u of plan.units) {
+    // Each process may take the plan's budget: the runner's own timeout ends a case that hangs
+    // (runners/README.md), so the budget only bounds a runner that hangs outside any case.
+    const inv = await run({ ...plan, units: [u] }, `valgrind-${o.runner}-unit-${u.unit}.log`, o.timeoutMs * COUNT_SLOWDOWN);
+    if (inv.problem) problems.push(`${u.id} ${u.param.label}: ${inv.problem}`);
+    if (!inv.result) continue;
+    results.push(inv.result);
+    cases.push(...inv.result.cases.map((c): [number, CaseResult] => [u.unit, c]));
+  }
+  const [first, last] = [results[0], results.at(-1)];
+  return { result: first && last ? { ...first, finished_at: last.finished_at } : null, cases, problems };
 }

@@ -148,10 +148,15 @@ describe('the cycles evidence under valgrind', { timeout: 240_000 }, () => {
     if (!found.counter) throw new Error(`these tests need valgrind: ${found.reason}`);
     const keep = tmp();
     const out = join(tmp(), 'cycles.json');
-    const run = await EVIDENCES.cycles.run(JS, { runner: 'js', plan: quickPlan('js', ['cpu.harness.noop']), out, timeoutMs: 60_000, iterations: 2, keep });
+    // The noop twice, as two units: bee-js's cycles processes run each unit in a node of its own.
+    const plan = quickPlan('js', ['cpu.harness.noop']);
+    const twice = { ...plan, units: [plan.units[0]!, { ...plan.units[0]!, unit: 1 }] };
+    const run = await EVIDENCES.cycles.run(JS, { runner: 'js', plan: twice, out, timeoutMs: 60_000, iterations: 2, keep });
     expect(run.problems).toEqual([]);
     const result = ResultSchema.parse(run.result);
+    expect(result.cases).toHaveLength(2);
     const noop = result.cases[0]!;
+    expect(result.cases[1]!.cycles).toHaveLength(2);
     expect(noop.cycles).toHaveLength(2);
     expect(noop.instructions).toHaveLength(2);
     noop.cycles!.forEach((c, i) => expect(c).toBeGreaterThanOrEqual(noop.instructions![i]!));
@@ -162,10 +167,24 @@ describe('the cycles evidence under valgrind', { timeout: 240_000 }, () => {
       .filter((d) => /Client Request: bee-bench 0 /.test(d));
     expect(dumps.length).toBe(2);
     for (const d of dumps) expect(d).toMatch(/^events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw$/m);
+    // One process per unit: each unit's dumps come from a pid of their own.
+    const pidOf = (unit: number) =>
+      new Set(
+        readdirSync(keep)
+          .filter((f) => new RegExp(`Client Request: bee-bench ${unit} `).test(readFileSync(join(keep, f), 'utf8')))
+          .map((f) => f.split('.')[2]),
+      );
+    expect([...pidOf(0)]).toHaveLength(1);
+    expect([...pidOf(1)]).toHaveLength(1);
+    expect(pidOf(0)).not.toEqual(pidOf(1));
+    // No perf map or V8 code log: nothing reads names from the cycles' dumps, and V8's loggers
+    // would write (and allocate) inside the regions.
+    expect(readdirSync(keep).filter((f) => !f.startsWith('callgrind.out.'))).toEqual([]);
     expect(noop.cycles!.some((c, i) => c > noop.instructions![i]!)).toBe(true);
-    // The record attaches only the cycles to a wall-time result.
-    const wall = { ...result, cases: result.cases.map(({ cycles: _c, instructions: _i, ...c }) => c) };
-    const attached = EVIDENCES.cycles.attach(wall, result);
+    // The record attaches only the cycles to a wall-time result (of one unit: the two are the same case).
+    const one = { ...result, cases: [noop] };
+    const wall = { ...one, cases: one.cases.map(({ cycles: _c, instructions: _i, ...c }) => c) };
+    const attached = EVIDENCES.cycles.attach(wall, one);
     expect(attached.cases[0]!.cycles).toEqual(noop.cycles);
     expect(attached.cases[0]!.instructions).toBeUndefined();
   });

@@ -21,7 +21,29 @@ import { timeIteration, withFault } from './measure.mjs';
 import { pacer } from './pace.mjs';
 
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort); // set: this is a worker
-const post = (message) => port.postMessage(message);
+
+/**
+ * A cycles process (callgrind's cache simulation, BEE_BENCH_CACHE_SIM=1 from the engine) starts
+ * node with the optimizing compiler off (src/count/callgrind.ts JS_CYCLES_FLAGS) and this worker
+ * turns it on once the client and the harness are loaded: what the loading compiles depends on
+ * the order its asynchronous file reads complete in, and its code, placed before the case's in
+ * the code space, moved the case's hot code and with it the simulated instruction-cache misses
+ * (docs/calibration.md "Estimated cycles"). The case's own code, compiled during warmup, then
+ * lies at the same addresses in every process. And its one timed iteration follows
+ * CYCLES_WARMUP uninstrumented ones, so that it times the tiered-up code, not its compilation.
+ */
+const CACHE_SIM = process.env.BEE_BENCH_CACHE_SIM === '1';
+export const CYCLES_WARMUP = 5;
+
+/**
+ * A cycles process's worker holds its messages until the case has ended. Each message is a block
+ * of this thread's malloc arena that the main thread frees whenever it gets to it, so the case's
+ * later allocations found the arena in a state set by thread timing, and where malloc put the
+ * case's buffers moved its simulated misses (docs/calibration.md "Estimated cycles").
+ */
+const held = CACHE_SIM ? [] : null;
+const post = (message) => (held ? held.push(message) : port.postMessage(message));
+const release = () => held?.splice(0).forEach((message) => port.postMessage(message));
 
 // A rejection nobody handles fails the case (it would otherwise end the worker with a bare error).
 process.on('unhandledRejection', (reason) => {
@@ -38,19 +60,6 @@ function sampleMessage(sample, metered) {
   if (metered) message.bytes = Number(sample.value);
   return message;
 }
-
-/**
- * A cycles process (callgrind's cache simulation, BEE_BENCH_CACHE_SIM=1 from the engine) starts
- * node with the optimizing compiler off (src/count/callgrind.ts JS_CYCLES_FLAGS) and this worker
- * turns it on once the client and the harness are loaded: what the loading compiles depends on
- * the order its asynchronous file reads complete in, and its code, placed before the case's in
- * the code space, moved the case's hot code and with it the simulated instruction-cache misses
- * (docs/calibration.md "Estimated cycles"). The case's own code, compiled during warmup, then
- * lies at the same addresses in every process. And its one timed iteration follows
- * CYCLES_WARMUP uninstrumented ones, so that it times the tiered-up code, not its compilation.
- */
-const CACHE_SIM = process.env.BEE_BENCH_CACHE_SIM === '1';
-export const CYCLES_WARMUP = 5;
 
 /**
  * Before a cycles region, V8's lazy sweeping finished (collecting code statistics walks the old
@@ -149,4 +158,6 @@ try {
   post({ t: 'done' });
 } catch (err) {
   post(err instanceof Skip ? { t: 'skip', reason: err.reason } : { t: 'error', message: describeError(err) });
+} finally {
+  release();
 }
