@@ -37,7 +37,8 @@ export interface CountingOptions<K extends CountingKind> {
   /** The figure's quantum in its units (StepOptions.resolution); none for counts, which move by single instructions. */
   resolution?: number;
   /** Clients whose figures its rule cannot judge, and why (their A/A calibration failed). */
-  notJudged?: Partial<Record<Runner, string>> /** Clients whose cases each run in a process of their own (CountOptions.processPerUnit). */;
+  notJudged?: Partial<Record<Runner, string>>;
+  /** Clients whose cases each run in a process of their own (CountOptions.processPerUnit). */
   processPerUnit?: readonly Runner[];
 }
 
