@@ -3,7 +3,8 @@
 // runner's record of each case with `instructions` added; its wall samples are valgrind's and
 // mean nothing, so only the counts are copied onto a wall-time result (src/evidence/instructions.ts).
 // With `cacheSim` (the cycles evidence, src/evidence/cycles.ts) callgrind also simulates the
-// caches, and the same dumps give each case its estimated cycles beside its instructions.
+// caches, and the same dumps give each case its estimated cycles beside its instructions; with
+// `processPerUnit` each case runs in a runner process of its own, its dumps in the same folder.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { RunnerCommand } from '../build/builder.js';
