@@ -41,7 +41,7 @@ export const CYCLES_WARMUP = 5;
  * later allocations found the arena in a state set by thread timing, and where malloc put the
  * case's buffers moved its simulated misses (docs/calibration.md "Estimated cycles").
  */
-const held = CACHE_SIM ? [] : null;
+const held = /** @type {object[] | null} */ (CACHE_SIM ? [] : null);
 const post = (message) => (held ? held.push(message) : port.postMessage(message));
 const release = () => held?.splice(0).forEach((message) => port.postMessage(message));
 
