@@ -23,7 +23,7 @@ import { pacer } from './pace.mjs';
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort); // set: this is a worker
 
 /**
- * A cycles process (callgrind's cache simulation, BEE_BENCH_CACHE_SIM=1 from the engine) starts
+ * A cycles process (callgrind's cache simulation, BEE_BENCH_CACHE_SIM=1 from the engine: `cacheSim`) starts
  * node with the optimizing compiler off (src/count/callgrind.ts JS_CYCLES_FLAGS) and this worker
  * turns it on once the client and the harness are loaded: what the loading compiles depends on
  * the order its asynchronous file reads complete in, and its code, placed before the case's in
@@ -32,7 +32,7 @@ const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPor
  * lies at the same addresses in every process. And its one timed iteration follows
  * CYCLES_WARMUP uninstrumented ones, so that it times the tiered-up code, not its compilation.
  */
-const CACHE_SIM = process.env.BEE_BENCH_CACHE_SIM === '1';
+const CACHE_SIM = workerData.cacheSim === true;
 export const CYCLES_WARMUP = 5;
 
 /**

@@ -49,7 +49,8 @@ function runCase(unit, options) {
   const allocs = options.modes.allocs && unit.kind === 'cpu';
   if (allocs) record.alloc_bytes = [];
   // A cycles process's worker holds its messages, its phases among them, until its case ends (case-worker.mjs).
-  let phase = process.env.BEE_BENCH_CACHE_SIM === '1' ? 'a cycles process, whose case reports its phases when it ends' : 'start';
+  const cacheSim = options.modes.count && options.modes.cacheSim && unit.kind === 'cpu';
+  let phase = cacheSim ? 'a cycles process, whose case reports its phases when it ends' : 'start';
   let digest;
 
   return new Promise((resolve) => {
@@ -59,6 +60,7 @@ function runCase(unit, options) {
         unit,
         paceFd: options.modes.paceFd,
         count: options.modes.count && unit.kind === 'cpu',
+        cacheSim,
         allocs,
         shared: options.shared,
         options: {

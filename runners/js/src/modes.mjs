@@ -1,5 +1,5 @@
 // The modes and channels that stay in the runner's environment (runners/README.md "Hooks"):
-// BEE_BENCH_PACE_FD, BEE_BENCH_COUNT and BEE_BENCH_ALLOCS. The test and calibration hooks are
+// BEE_BENCH_PACE_FD, BEE_BENCH_COUNT (with BEE_BENCH_CACHE_SIM) and BEE_BENCH_ALLOCS. The test and calibration hooks are
 // plan fields. A malformed value is a usage error naming the variable.
 import { UsageError } from './errors.mjs';
 
@@ -11,8 +11,14 @@ function flag(env, name) {
 }
 
 export function parseModes(env = process.env) {
-  /** @type {{ paceFd: number | null, count: boolean, allocs: boolean }} */
-  const modes = { paceFd: null, count: flag(env, 'BEE_BENCH_COUNT'), allocs: flag(env, 'BEE_BENCH_ALLOCS') };
+  /** @type {{ paceFd: number | null, count: boolean, cacheSim: boolean, allocs: boolean }} */
+  const modes = {
+    paceFd: null,
+    count: flag(env, 'BEE_BENCH_COUNT'),
+    // A cycles process: counting under callgrind's cache simulation (case-worker.mjs says what changes).
+    cacheSim: flag(env, 'BEE_BENCH_CACHE_SIM'),
+    allocs: flag(env, 'BEE_BENCH_ALLOCS'),
+  };
   if (modes.count && modes.allocs) throw new UsageError('BEE_BENCH_COUNT=1 and BEE_BENCH_ALLOCS=1: each measurement runs in its own process, set one of them');
   if (env.BEE_BENCH_PACE_FD) {
     const v = env.BEE_BENCH_PACE_FD;
