@@ -281,7 +281,8 @@ describe.each(slowed)('a 1% slowdown while counting ($runner)', { timeout: 900_0
 const settled = clientsAmong(['rs', 'go']);
 
 describe.each(settled)('counts that repeat ($runner)', { timeout: 900_000 }, ({ runner, source }) => {
-  // This caught bee-go's dump name formatted inside the region (runners/go/harness/count).
+  // This caught bee-go's dump name formatted inside the region and a preemption already due when
+  // a region opened (runners/go/harness/count: Stop, Start).
   it('gives the same count of the noop case at every step of two processes', async () => {
     const { command } = await buildRunner({ runner, source: parseSource(source), log: () => {} });
     const c = await counter();

@@ -28,8 +28,15 @@ const (
 	stopInstrumentation  = callgrindBase + 5
 )
 
-// Start zeroes callgrind's counters and switches instrumentation on.
+// Start zeroes callgrind's counters and switches instrumentation on, on a scheduling slice of
+// its own. The runtime's monitor thread preempts a goroutine once it has seen it on one slice for
+// 10 ms of wall time, and a goroutine woken from a sleep (the harness's settle) keeps the slice
+// it slept on, so under valgrind's slowness and a loaded machine the request could already be
+// due when the region opened: the preempted call then ran the scheduler inside the region (a
+// bee-go noop step read 1,060 instructions, not 429, in one process of 76). Yielding first
+// starts a fresh slice and drops a pending request, outside the region.
 func Start() {
+	runtime.Gosched()
 	request(zeroStats, 0)
 	request(startInstrumentation, 0)
 }
