@@ -39,10 +39,13 @@ export const JS_COUNT_FLAGS = ['--single-threaded', '--predictable', '--predicta
 /**
  * bee-js's counting flags for a cycles process (the cache simulation), where V8 puts code
  * and data moves the simulated misses (docs/calibration.md "Estimated cycles" has the figures):
- * - semi-spaces of 1 MiB in place of `--predictable-gc-schedule`'s 4 MiB (its other settings
- *   kept): two 4 MiB semi-spaces fill the 8 MiB simulated last level, so whether allocation
- *   missed there turned on the address bit of each heap page that picks its half of the sets,
- *   and V8 draws page addresses at random, from one generator shared with the main thread;
+ * - semi-spaces of 32 MiB in place of `--predictable-gc-schedule`'s 4 MiB (its other settings
+ *   kept), so that loading the client and the harness (modules read asynchronously, 19 MiB of
+ *   young objects in the worker) never fills new space: a scavenge during the loading kept
+ *   whatever the reads' completions had left alive at that moment, so the old space a region
+ *   ran against was laid out differently by process, and with it the simulated misses. The
+ *   runner's first collection now comes once the loading is done (1 MiB semi-spaces, the former
+ *   setting, left eight processes' heaps in three states at the region, 32 MiB in one);
  * - the optimizing compiler off until the runner's worker has loaded the client and turns it on
  *   (runners/js/src/case-worker.mjs, BEE_BENCH_CACHE_SIM), and no baseline compiler: what the
  *   loading compiles depends on the order its file reads complete in, and it shifted the case's
@@ -58,8 +61,8 @@ export const JS_COUNT_FLAGS = ['--single-threaded', '--predictable', '--predicta
  */
 export const JS_CYCLES_FLAGS = [
   ...JS_COUNT_FLAGS.filter((f) => f !== '--predictable-gc-schedule'),
-  '--min-semi-space-size=1',
-  '--max-semi-space-size=1',
+  '--min-semi-space-size=32',
+  '--max-semi-space-size=32',
   '--heap-growing-percent=300',
   '--no-memory-reducer',
   '--no-sparkplug',

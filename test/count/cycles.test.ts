@@ -102,13 +102,13 @@ describe('countingCommand with the cache simulation', () => {
     const cycles = countingCommand({ argv: ['node', 'bee-bench-js.mjs'] }, 'js', '/d', { cacheSim: true });
     const node = cycles.argv.indexOf('node');
     expect(cycles.argv.slice(node + 1, node + 1 + JS_CYCLES_FLAGS.length)).toEqual([...JS_CYCLES_FLAGS]);
-    // Small semi-spaces in place of --predictable-gc-schedule's (which would override them), the
-    // optimizing compiler off until the runner's worker turns it on.
+    // Semi-spaces the worker's loading fits in, in place of --predictable-gc-schedule's (which would
+    // override them), the optimizing compiler off until the runner's worker turns it on.
     expect(JS_CYCLES_FLAGS).not.toContain('--predictable-gc-schedule');
     // And a heap that grows 300% after the runner's collection before each region, so that no
     // old-generation marking starts inside one.
     expect(JS_CYCLES_FLAGS).toEqual(
-      expect.arrayContaining(['--max-semi-space-size=1', '--min-semi-space-size=1', '--no-turbofan', '--hash-seed=1', '--heap-growing-percent=300']),
+      expect.arrayContaining(['--max-semi-space-size=32', '--min-semi-space-size=32', '--no-turbofan', '--hash-seed=1', '--heap-growing-percent=300']),
     );
     expect(cycles.env).toMatchObject({ BEE_BENCH_CACHE_SIM: '1', UV_THREADPOOL_SIZE: '1', BEE_BENCH_COUNT: '1' });
     const plain = countingCommand({ argv: ['node', 'bee-bench-js.mjs'] }, 'js', '/d');
