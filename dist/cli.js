@@ -25915,8 +25915,8 @@ function sumEventCosts(text4, pick2) {
 var JS_COUNT_FLAGS = ["--single-threaded", "--predictable", "--predictable-gc-schedule", "--hash-seed=1", "--random-seed=1"];
 var JS_CYCLES_FLAGS = [
   ...JS_COUNT_FLAGS.filter((f) => f !== "--predictable-gc-schedule"),
-  "--min-semi-space-size=1",
-  "--max-semi-space-size=1",
+  "--min-semi-space-size=32",
+  "--max-semi-space-size=32",
   "--heap-growing-percent=300",
   "--no-memory-reducer",
   "--no-sparkplug",
