@@ -122,6 +122,18 @@ describe('runner-js on every CPU case (quick profile)', () => {
     expect(d('cpu.ecdsa.sign')).toBe(d('cpu.identity.create'));
     expect(d('cpu.ecdsa.verify')).toBe(d('cpu.identity.create'));
   });
+
+  it("hashes keccak.parallel's slices in turn, each worker settled first, in a cycles process: the same addresses", async () => {
+    // Natively the counter's requests do nothing; BEE_BENCH_CACHE_SIM takes the pool's cycles path
+    // (runInTurn after a settle of every worker, runners/js/src/cases/keccak.mjs).
+    const cases = ['cpu.keccak.chunk-hash', 'cpu.keccak.parallel'];
+    const { result } = await runPlan(quickPlan('js', cases, { iters: 2 }), { BEE_BENCH_COUNT: '1', BEE_BENCH_CACHE_SIM: '1', BEE_BENCH_COUNT_DIR: tmp() });
+    const cycles = byId(result);
+    for (const id of cases) expect(cycles.get(id)?.status, cycles.get(id)?.error).toBe('ok');
+    expect(cycles.get('cpu.keccak.parallel')?.samples_ns).toHaveLength(2);
+    expect(cycles.get('cpu.keccak.parallel')?.digest).toBe(byId(first).get('cpu.keccak.parallel')?.digest);
+    expect(cycles.get('cpu.keccak.chunk-hash')?.digest).toBe(byId(first).get('cpu.keccak.chunk-hash')?.digest);
+  });
 });
 
 describe('runner-js info', () => {

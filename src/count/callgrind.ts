@@ -46,7 +46,7 @@ export const JS_COUNT_FLAGS = ['--single-threaded', '--predictable', '--predicta
  *   ran against was laid out differently by process, and with it the simulated misses. The
  *   runner's first collection now comes once the loading is done (1 MiB semi-spaces, the former
  *   setting, left eight processes' heaps in three states at the region, 32 MiB in one);
- * - the optimizing compiler off until the runner's worker has loaded the client and turns it on
+ * - the optimizing compiler off until the runner's worker has set the case up and turns it on
  *   (runners/js/src/case-worker.mjs, BEE_BENCH_CACHE_SIM), and no baseline compiler: what the
  *   loading compiles depends on the order its file reads complete in, and it shifted the case's
  *   hot code within the code space, and so which code shared an instruction-cache set;

@@ -16,7 +16,7 @@ import { loadClient } from './client.mjs';
 import { describeError, Skip } from './errors.mjs';
 import { loadCounter } from './count.mjs';
 import { fixtureView } from './fixtures.mjs';
-import { settleGc } from './gc.mjs';
+import { finishSweeping, settleGc } from './gc.mjs';
 import { timeIteration, withFault } from './measure.mjs';
 import { pacer } from './pace.mjs';
 
@@ -25,11 +25,13 @@ const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPor
 /**
  * A cycles process (callgrind's cache simulation, BEE_BENCH_CACHE_SIM=1 from the engine: `cacheSim`) starts
  * node with the optimizing compiler off (src/count/callgrind.ts JS_CYCLES_FLAGS) and this worker
- * turns it on once the client and the harness are loaded: what the loading compiles depends on
- * the order its asynchronous file reads complete in, and its code, placed before the case's in
- * the code space, moved the case's hot code and with it the simulated instruction-cache misses
- * (docs/calibration.md "Estimated cycles"). The case's own code, compiled during warmup, then
- * lies at the same addresses in every process. And its one timed iteration follows
+ * turns it on once the case is set up: what the loading compiles depends on the order its
+ * asynchronous file reads complete in, and its code, placed before the case's in the code space,
+ * moved the case's hot code and with it the simulated instruction-cache misses
+ * (docs/calibration.md "Estimated cycles"). After the setup, not after this worker's own loading,
+ * since a setup may start workers that load the client too (keccak.parallel's pool; the flag is
+ * the process's). The case's own code, compiled during warmup, then lies at the same addresses
+ * in every process. And its one timed iteration follows
  * CYCLES_WARMUP uninstrumented ones, so that it times the tiered-up code, not its compilation.
  */
 const CACHE_SIM = workerData.cacheSim === true;
@@ -61,14 +63,6 @@ function sampleMessage(sample, metered) {
   return message;
 }
 
-/**
- * Before a cycles region, V8's lazy sweeping finished (collecting code statistics walks the old
- * and code spaces, which first completes their sweeping), so that no sweeping falls in the region
- * and evicts its lines whatever the process's history left to sweep (docs/calibration.md
- * "Estimated cycles").
- */
-const finishSweeping = () => v8.getHeapCodeStatistics();
-
 const hex = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 
 async function runCase({ unit, paceFd, count, allocs, shared, options }) {
@@ -77,7 +71,6 @@ async function runCase({ unit, paceFd, count, allocs, shared, options }) {
   const client = await loadClient();
   // The counter's bindings are loaded here, with the rest, not between warmup and the region.
   const counter = count ? await loadCounter() : null;
-  if (CACHE_SIM) v8.setFlagsFromString('--turbofan');
   const env = {
     id,
     client,
@@ -86,10 +79,12 @@ async function runCase({ unit, paceFd, count, allocs, shared, options }) {
     node: options.node,
     cpus: options.cpus,
     allocs,
+    cacheSim: CACHE_SIM,
   };
 
   post({ t: 'phase', phase: 'setup' });
   const bench = await setupCase(env, param);
+  if (CACHE_SIM) v8.setFlagsFromString('--turbofan');
   const closers = [bench];
   try {
     if (digest) {

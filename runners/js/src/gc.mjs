@@ -16,3 +16,11 @@ export function settleGc() {
     before = used;
   }
 }
+
+/**
+ * Before a cycles region, V8's lazy sweeping finished (collecting code statistics walks the old
+ * and code spaces, which first completes their sweeping), so that no sweeping falls in the region
+ * and evicts its lines whatever the process's history left to sweep (docs/calibration.md
+ * "Estimated cycles").
+ */
+export const finishSweeping = () => v8.getHeapCodeStatistics();

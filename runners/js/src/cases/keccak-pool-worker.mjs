@@ -1,12 +1,13 @@
 // One worker of the cpu.keccak.parallel pool: prepares span || payload for its slice, says
-// 'ready', then on every 'run' computes the chunk addresses and posts them back concatenated.
+// 'ready', then on every 'run' computes the chunk addresses and posts them back concatenated, and
+// on every 'settle' collects its garbage and finishes V8's sweeping, then says 'settled'.
 // Measuring allocations, it meters its own part (heap statistics are per isolate) and posts
 // {out, bytes}.
 import { parentPort, workerData } from 'node:worker_threads';
 import { allocMeter } from '../alloc.mjs';
 import { loadClient } from '../client.mjs';
 import { fixtureView } from '../fixtures.mjs';
-import { settleGc } from '../gc.mjs';
+import { finishSweeping, settleGc } from '../gc.mjs';
 import { CHUNK_ADDRESS, spannedPayloads } from './keccak.mjs';
 
 const { lo, hi, chunkBytes, shared, allocs } = workerData;
@@ -21,7 +22,13 @@ function hashSlice() {
 }
 
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort); // set: this is a worker
-port.on('message', () => {
+port.on('message', (m) => {
+  if (m === 'settle') {
+    settleGc();
+    finishSweeping();
+    port.postMessage('settled');
+    return;
+  }
   if (meter) {
     settleGc(); // as the case worker does before each region
     const bytes = meter.measure(hashSlice);

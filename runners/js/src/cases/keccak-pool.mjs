@@ -1,6 +1,7 @@
 // The worker pool of cpu.keccak.parallel: started in setup (outside timing), one worker per CPU,
 // each owning a contiguous slice of the payloads with its inputs prepared in advance. A run posts
-// one message to each worker and resolves with their address slices in index order.
+// one message to each worker and resolves with their address slices in index order; a settle asks
+// each to collect its garbage (cycles processes, before each region).
 import { Worker } from 'node:worker_threads';
 
 export class KeccakPool {
@@ -35,19 +36,31 @@ export class KeccakPool {
 
   /** One run over every slice: resolves with the address bytes of each slice, in order. */
   run() {
-    return Promise.all(
-      this.#workers.map((w) => {
-        const done = this.#await(w);
-        w.postMessage('run');
-        return done;
-      }),
-    );
+    return Promise.all(this.#workers.map((w) => this.#ask(w, 'run')));
+  }
+
+  /** run() with one worker at a time, each after the one before it has posted its slice. */
+  async runInTurn() {
+    const slices = [];
+    for (const w of this.#workers) slices.push(await this.#ask(w, 'run'));
+    return slices;
+  }
+
+  /** Each worker collects its garbage and finishes V8's sweeping (the case worker's own settle, case-worker.mjs). */
+  async settle() {
+    for (const w of this.#workers) await this.#ask(w, 'settle');
   }
 
   async close() {
     const workers = this.#workers;
     this.#workers = [];
     await Promise.all(workers.map((w) => w.terminate()));
+  }
+
+  #ask(w, message) {
+    const answer = this.#await(w);
+    w.postMessage(message);
+    return answer;
   }
 
   #await(w) {

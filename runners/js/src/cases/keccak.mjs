@@ -31,15 +31,22 @@ export async function chunkHash(env, p) {
   };
 }
 
-/** cpu.keccak.parallel: the same work in contiguous slices over one worker thread per CPU. */
+/**
+ * cpu.keccak.parallel: the same work in contiguous slices over one worker thread per CPU. In a
+ * cycles process (`env.cacheSim`) the workers take their turns one after another, each from a
+ * settled heap: callgrind runs one thread at a time and simulates one cache for all of them, so
+ * where the workers' turns interleaved (thread timing) moved the misses; the work counted is the
+ * same (docs/calibration.md "Estimated cycles").
+ */
 export async function chunkHashParallel(env, p) {
   await env.client.internal(...CHUNK_ADDRESS); // skip here, not in the pool, if it is absent
   env.fixtures.data(p.count * p.chunk_bytes); // generated once here, read in place by the pool
   const pool = await KeccakPool.start({ workers: env.cpus, count: p.count, chunkBytes: p.chunk_bytes, shared: env.fixtures.shared, allocs: env.allocs });
   let slices = [];
   return {
+    ...(env.cacheSim ? { before: () => pool.settle() } : {}),
     async op() {
-      slices = await pool.run();
+      slices = await (env.cacheSim ? pool.runInTurn() : pool.run());
       // Measuring allocations, each worker metered its own part.
       if (env.allocs) slices = slices.map(({ out, bytes }) => (allocatedElsewhere(bytes), out));
     },
