@@ -11,6 +11,7 @@ import { isDeepStrictEqual } from 'node:util';
 import v8 from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { allocMeter } from './alloc.mjs';
+import { drainMallocArena } from './arena.mjs';
 import { CASES } from './cases/index.mjs';
 import { loadClient } from './client.mjs';
 import { describeError, Skip } from './errors.mjs';
@@ -129,7 +130,12 @@ async function runCase({ unit, paceFd, count, allocs, shared, options }) {
       // Counting or metering: each region starts from a collected heap, so whether a collection
       // falls inside it does not depend on what earlier iterations left behind.
       if (counter || meter) settleGc();
-      if (counter && CACHE_SIM) finishSweeping();
+      if (counter && CACHE_SIM) {
+        // The garbage collected first, so that its frees do not reopen holes in the drained arena.
+        drainMallocArena();
+        settleGc();
+        finishSweeping();
+      }
       counter?.start();
       let sample;
       try {
