@@ -36,8 +36,6 @@ export interface CountingOptions<K extends CountingKind> {
   historyUnits?: { perIteration: string; perOp: string };
   /** The figure's quantum in its units (StepOptions.resolution); none for counts, which move by single instructions. */
   resolution?: number;
-  /** Clients whose figures its rule cannot judge, and why (their A/A calibration failed). */
-  notJudged?: Partial<Record<Runner, string>>;
   /** Clients whose cases each run in a process of their own (CountOptions.processPerUnit). */
   processPerUnit?: readonly Runner[];
 }
@@ -55,9 +53,7 @@ export function countingEvidence<K extends CountingKind>(kind: K, o: CountingOpt
     dir: o.dir,
     verb: o.view.verb,
     profiles: o.profiles,
-    async unavailable(runner) {
-      const notJudged = o.notJudged?.[runner];
-      if (notJudged) return notJudged;
+    async unavailable() {
       const found = await findCounter();
       return found.counter ? null : found.reason;
     },

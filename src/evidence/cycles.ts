@@ -28,16 +28,6 @@ export const CYCLES = countingEvidence('cycles', {
   // figure (2.7% of the noop's 8,130); a row of millions of cycles keeps the floor
   // (docs/calibration.md "Estimated cycles").
   resolution: 2 * LINE_MISS_CYCLES,
-  // bee-js's cycles processes place code and heap alike, load with no scavenge, start each region
-  // with sweeping finished and run a case per node (JS_CYCLES_FLAGS, src/count/callgrind.ts;
-  // runners/js/src/case-worker.mjs): 9 of its 10 rows flag a 1% change in every run and 0 of 30
-  // A/A runs flagged, but `manifest.lookup-large` still reads 0.16% apart between processes (its
-  // queries' buffers come from a malloc arena whose state follows when the loading's reads
-  // completed; docs/calibration.md "Estimated cycles"). A 1% change must flag in every row, so
-  // bee-js is not judged yet.
-  notJudged: {
-    js: "bee-js's estimated cycles do not repeat across processes in every row yet (where malloc and V8 place memory still moves some rows' cache misses), so they are not judged; its instruction counts are",
-  },
   tool: 'callgrind cache simulation',
   // History records keep them beside the allocation figures in each case's metrics; the trend
   // site's case view offers them in its figure select (docs/evidence.md "Estimated cycles").
