@@ -11,7 +11,7 @@
  * What is drained, in bytes of requests: more than any case's arena holds free at its region
  * (at most 13 MB in bee-js's rows, measured natively with glibc's malloc_info).
  */
-export const DRAIN_BYTES = 32 << 20;
+const DRAIN_BYTES = 32 << 20;
 
 /**
  * Request sizes, one per malloc size class up to the thread cache's largest (1,032 bytes): a
