@@ -192,16 +192,20 @@ describe('the cycles evidence under valgrind', { timeout: 240_000 }, () => {
   it("repeats bee-js's manifest lookups across processes: its malloc arena drained before the region", async () => {
     const found = await findCounter();
     if (!found.counter) throw new Error(`these tests need valgrind: ${found.reason}`);
-    // A fifth of the quick size, as two units: two cycles processes of the same case. Before the
-    // runner drained the arena (runners/js/src/arena.mjs) four such processes counted up to 0.11%
-    // apart in instructions, all of it in glibc's malloc; drained, 0.0009% (docs/calibration.md).
-    const [unit] = quickPlan('js', ['cpu.manifest.lookup-large']).units;
-    const small = { ...unit!, param: { ...unit!.param, entries: 1000, lookups: 4000 }, digest: null };
-    const plan = { ...quickPlan('js', ['cpu.manifest.lookup-large']), units: [small, { ...small, unit: 1 }] };
+    // The quick unit as a cycles run measures it, twice: two cycles processes of the same case.
+    // Before the runner drained the arena (runners/js/src/arena.mjs) such processes counted up to
+    // 0.11% apart in instructions, all of it in glibc's malloc; drained, 0.0009%
+    // (docs/calibration.md). Not a smaller size: with less warmup work the optimizing compiler
+    // still runs inside the region, and its work follows where its zones lie.
+    const quick = quickPlan('js', ['cpu.manifest.lookup-large']);
+    const plan = { ...quick, units: [quick.units[0]!, { ...quick.units[0]!, unit: 1 }] };
     const run = await EVIDENCES.cycles.run(JS, { runner: 'js', plan, out: join(tmp(), 'cycles.json'), timeoutMs: 200_000 });
     expect(run.problems).toEqual([]);
     const [a, b] = ResultSchema.parse(run.result).cases.map((c) => ({ instructions: c.instructions![0]!, cycles: c.cycles![0]! }));
     expect(Math.abs(a!.instructions / b!.instructions - 1)).toBeLessThan(3e-5);
-    expect(Math.abs(a!.cycles / b!.cycles - 1)).toBeLessThan(1e-3);
+    // Cycles keep a spread the drain does not remove (where the arena's top and V8's pages lie):
+    // 0.083% at most in the calibration's pool, up to 0.1% between two processes here; the bound
+    // is about twice that.
+    expect(Math.abs(a!.cycles / b!.cycles - 1)).toBeLessThan(2e-3);
   }, 480_000);
 });
